@@ -1,0 +1,42 @@
+"""User-facing errors. Each prints as one line `where: error: message` and exits 1."""
+from __future__ import annotations
+
+
+class SdyDslError(Exception):
+    """An error reported to the user as one line, without a traceback."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None,
+                 col: int | None = None, notes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.message, self.path, self.line, self.col, self.notes = message, path, line, col, notes
+
+    def location(self) -> str:
+        if self.path is None:
+            return "sdy-dsl"
+        if self.line is None:
+            return str(self.path)
+        return f"{self.path}:{self.line}:{self.col or 1}"
+
+    def __str__(self) -> str:
+        text = f"{self.location()}: error: {self.message}"
+        for note in self.notes:
+            text += f"\n{self.location()}: note: {note}"
+        return text
+
+
+class RuleFileError(SdyDslError):
+    """A bad rule file or pipeline file; line/col are 1-based."""
+
+    def __init__(self, path, line, col, message, notes=()):
+        super().__init__(message, str(path), line, col, notes)
+
+
+class UsageError(SdyDslError):
+    """A bad command line: unknown pass, option, flag or pipeline string."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+class InputError(SdyDslError):
+    """A bad input module (diagnostics already formatted by MLIR)."""

@@ -1,0 +1,69 @@
+"""Hooks: small, named, typed Python functions that rule files call by name.
+
+A rule file `rules/<group>/<pass>.yaml` may have a hook module beside it
+(`<pass>.py`, or the file named by its `hooks:` key). Functions in it marked
+with `@hook` are callable from the rule file's `where:` constraints and
+actions; their signatures (arity and annotations) are checked when the rule
+file loads, so a wrong call fails at load time with the rule file's location.
+"""
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+from typing import Callable
+
+HOOK_MARK = "__sdy_hook_name__"
+
+
+def hook(fn: Callable | None = None, *, name: str | None = None):
+    """Mark a function as a hook, registered under `name` (default: its own)."""
+
+    def register(f: Callable) -> Callable:
+        setattr(f, HOOK_MARK, name or f.__name__)
+        return f
+
+    return register(fn) if fn is not None else register
+
+
+def hooks_of_module(module) -> dict[str, Callable]:
+    """The hooks a module defines, by registered name."""
+    found = {}
+    for value in vars(module).values():
+        hook_name = getattr(value, HOOK_MARK, None)
+        if hook_name is not None and callable(value):
+            found[hook_name] = value
+    return found
+
+
+_loaded_modules: dict[Path, object] = {}
+
+
+def load_hook_module(path: Path):
+    """Import a hook module from a file path (once per path)."""
+    path = Path(path).resolve()
+    if path in _loaded_modules:
+        return _loaded_modules[path]
+    module_name = "sdy_dsl_hooks." + "_".join(path.with_suffix("").parts[-3:]).replace("-", "_")
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    _loaded_modules[path] = module
+    return module
+
+
+def arity(fn: Callable) -> tuple[int, int | None]:
+    """(min, max) number of positional arguments; max None when variadic."""
+    sig = inspect.signature(fn)
+    lo, hi = 0, 0
+    for p in sig.parameters.values():
+        if p.kind is p.VAR_POSITIONAL:
+            hi = None
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            if hi is not None:
+                hi += 1
+            if p.default is p.empty:
+                lo += 1
+    return lo, hi

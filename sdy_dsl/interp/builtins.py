@@ -1,0 +1,312 @@
+"""The functions every rule file can call: queries (in `where:` and actions)
+and actions (only in `rewrite:`). Pass-specific functions are hooks beside the
+pass's rule file; these are the shared vocabulary.
+
+A function whose first parameter is named `ctx` receives the RewriteContext.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from jaxlib.mlir import ir
+
+from ..runtime import interfaces
+from ..runtime.sharding import Mesh, TensorSharding, codec
+from ..runtime.values import operation, sharding_slots
+from .context import RewriteContext
+from .expr import Function
+
+BUILTINS: dict[str, Function] = {}
+
+
+def query(fn: Callable = None, *, name: str | None = None):
+    def register(f):
+        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f)
+        return f
+    return register(fn) if fn is not None else register
+
+
+def action(fn: Callable = None, *, name: str | None = None):
+    def register(f):
+        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True)
+        return f
+    return register(fn) if fn is not None else register
+
+
+# --------------------------------------------------------------------------- conversions
+
+
+def to_sharding(x) -> TensorSharding | None:
+    """A TensorSharding from an sdy sharding attribute (or one already decoded)."""
+    if x is None or isinstance(x, TensorSharding):
+        return x
+    return codec.tensor_sharding(x)
+
+
+def to_attr(value) -> ir.Attribute:
+    """An MLIR attribute for a value computed by an expression."""
+    if isinstance(value, ir.Attribute):
+        return value
+    if isinstance(value, TensorSharding):
+        return codec.tensor_sharding_attr(value)
+    if isinstance(value, Mesh):
+        return codec.mesh_attr(value)
+    if isinstance(value, bool):
+        return ir.BoolAttr.get(value)
+    if isinstance(value, int):
+        return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+    if isinstance(value, str):
+        return ir.StringAttr.get(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, TensorSharding) for v in value):
+        return codec.sharding_per_value_attr(value)
+    raise TypeError(f"cannot turn a {type(value).__name__} into an attribute")
+
+
+# --------------------------------------------------------------------------- queries: general
+
+
+@query
+def option(ctx: RewriteContext, name: str):
+    """The value of one of the pass's options."""
+    return ctx.options[name]
+
+
+@query
+def name_of(op) -> str:
+    return operation(op).name
+
+
+@query(name="len")
+def length(items) -> int:
+    return len(items)
+
+
+@query
+def any_of(items: Iterable, predicate: Callable) -> bool:
+    return any(predicate(x) for x in items)
+
+
+@query
+def all_of(items: Iterable, predicate: Callable) -> bool:
+    return all(predicate(x) for x in items)
+
+
+@query(name="map")
+def map_items(items: Iterable, fn: Callable) -> list:
+    return [fn(x) for x in items]
+
+
+@query(name="filter")
+def filter_items(items: Iterable, predicate: Callable) -> list:
+    return [x for x in items if predicate(x)]
+
+
+@query
+def attr(op, name: str):
+    """The attribute `name` of an op, or none."""
+    attrs = operation(op).attributes
+    return attrs[name] if name in attrs else None
+
+
+@query
+def has_attr(op, name: str) -> bool:
+    return name in operation(op).attributes
+
+
+@query
+def string_value(attribute) -> str:
+    return ir.StringAttr(attribute).value
+
+
+@query
+def int_value(attribute) -> int:
+    return ir.IntegerAttr(attribute).value
+
+
+# --------------------------------------------------------------------------- queries: values and ops
+
+
+@query
+def rank(value: ir.Value) -> int:
+    t = value.type
+    return ir.ShapedType(t).rank if ir.ShapedType.isinstance(t) else 0
+
+
+@query
+def shape(value: ir.Value) -> list[int]:
+    return list(ir.ShapedType(value.type).shape)
+
+
+@query
+def users(value: ir.Value) -> list:
+    return [operation(u.owner) for u in value.uses]
+
+
+@query
+def num_uses(value: ir.Value) -> int:
+    return sum(1 for _ in value.uses)
+
+
+@query
+def defining_op(value: ir.Value):
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else operation(owner)
+
+
+@query
+def parent_op(op):
+    return operation(operation(op).parent)
+
+
+@query
+def operands(op) -> list:
+    return list(operation(op).operands)
+
+
+@query
+def results(op) -> list:
+    return list(operation(op).results)
+
+
+# --------------------------------------------------------------------------- queries: shardings
+
+
+@query
+def sharding(value: ir.Value) -> TensorSharding | None:
+    """The sharding of a value, wherever its op keeps it (rules/interfaces.yaml)."""
+    return interfaces.sharding_of(value)
+
+
+@query
+def has_sharding(value: ir.Value) -> bool:
+    return interfaces.sharding_of(value) is not None
+
+
+@query
+def tensor_sharding(attribute) -> TensorSharding | None:
+    return to_sharding(attribute)
+
+
+@query
+def shardings(attribute) -> tuple:
+    """The shardings of a TensorShardingPerValueAttr."""
+    return codec.sharding_per_value(attribute) if attribute is not None else ()
+
+
+@query
+def closed(s) -> TensorSharding:
+    return to_sharding(s).closed()
+
+
+@query
+def drop_replicated(s) -> TensorSharding:
+    return to_sharding(s).without_replicated()
+
+
+@query
+def is_fully_closed(s) -> bool:
+    return to_sharding(s).is_fully_closed
+
+
+@query
+def mesh_of(ctx: RewriteContext, s) -> Mesh:
+    """The mesh of a sharding: its inlined mesh, or the `sdy.mesh` it names."""
+    return ctx.meshes().mesh_of(to_sharding(s))
+
+
+@query
+def mesh_named(ctx: RewriteContext, name: str) -> Mesh | None:
+    return ctx.meshes().meshes.get(name)
+
+
+@query
+def symbol_used(ctx: RewriteContext, op) -> bool:
+    """Whether any op in the module refers to the symbol that `op` defines."""
+    name = ir.StringAttr(operation(op).attributes["sym_name"]).value
+    return name in _referenced_symbols(ctx)
+
+
+def _referenced_symbols(ctx: RewriteContext) -> set[str]:
+    # One walk per pass run; printed attributes are scanned for `@name`
+    # references (shardings refer to meshes by symbol inside their own syntax).
+    cached = ctx.scratch.get("referenced_symbols")
+    if cached is not None:
+        return cached
+    import re
+    found: set[str] = set()
+    pattern = re.compile(r'@("(?:[^"\\]|\\.)*"|[\w$.\-]+)')
+
+    def visit(op):
+        op = operation(op)
+        for key in op.attributes:
+            if key == "sym_name":
+                continue
+            for m in pattern.finditer(str(op.attributes[key])):
+                found.add(m.group(1).strip('"'))
+        return ir.WalkResult.ADVANCE
+
+    ctx.module.walk(visit)
+    ctx.scratch["referenced_symbols"] = found
+    return found
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@action
+def set_attr(ctx: RewriteContext, op, name: str, value) -> None:
+    """Set an attribute; `value` may be an attribute, a sharding, a list of shardings, a number or a string."""
+    ctx.set_attr(op, name, to_attr(value))
+
+
+@action
+def remove_attr(ctx: RewriteContext, op, name: str) -> None:
+    ctx.remove_attr(op, name)
+
+
+@action
+def set_sharding(ctx: RewriteContext, value: ir.Value, s) -> None:
+    if interfaces.set_sharding(value, to_sharding(s)):
+        ctx.mark_changed()
+
+
+@action
+def replace_uses(ctx: RewriteContext, old: ir.Value, new: ir.Value) -> None:
+    """Route every use of `old` to `new`."""
+    ctx.replace_uses(old, new)
+
+
+@action
+def replace(ctx: RewriteContext, op, values) -> None:
+    """Replace an op's results by `values` (a value or a list) and erase it."""
+    ctx.replace_op(op, values if isinstance(values, (list, tuple)) else [values])
+
+
+@action
+def erase(ctx: RewriteContext, op) -> None:
+    ctx.erase(op)
+
+
+@action
+def move_before(ctx: RewriteContext, op, other) -> None:
+    op, other = operation(op), operation(other)
+    operation(op).move_before(other)
+    ctx.mark_changed()
+
+
+@action
+def move_after(ctx: RewriteContext, op, other) -> None:
+    op, other = operation(op), operation(other)
+    operation(op).move_after(other)
+    ctx.mark_changed()
+
+
+@action
+def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
+    """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
+    for slot in sharding_slots(op):
+        old = slot.read()
+        new = tuple(transform(s) for s in old)
+        if new != old:
+            slot.write(new)
+            ctx.mark_changed()

@@ -1,0 +1,98 @@
+"""The rewrite context: what rule actions and hooks see while a pass runs."""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from ..runtime.sharding import codec
+from ..runtime.values import MeshTable, module_of, operation
+
+
+class RewriteContext:
+    """One pass run over one anchor op (a module, or a func inside it).
+
+    Every IR mutation of an action goes through here, so the driver knows
+    whether a rule application changed anything (a rule that reports success
+    without a change would make a greedy driver spin).
+    """
+
+    def __init__(self, anchor, options: dict, pass_name: str):
+        self.anchor = operation(anchor)
+        self.module = module_of(self.anchor)
+        self.options = options
+        self.pass_name = pass_name
+        self.codec = codec
+        self.rewriter = None  # the MLIR PatternRewriter while inside its driver
+        self.root = None  # the op the current rule matched
+        self.changed = False
+        self.erased: set = set()  # ops erased by actions (their handles are invalid)
+        self._meshes: MeshTable | None = None
+        self.scratch: dict = {}  # per-run state for hooks that need it
+
+    # ------------------------------------------------------------------ meshes
+    def meshes(self) -> MeshTable:
+        if self._meshes is None:
+            self._meshes = MeshTable(self.module)
+        return self._meshes
+
+    def invalidate_meshes(self) -> None:
+        self._meshes = None
+
+    # ------------------------------------------------------------------ mutations
+    def mark_changed(self) -> None:
+        self.changed = True
+
+    def set_attr(self, op, name: str, attr: ir.Attribute) -> None:
+        op = operation(op)
+        attrs = op.attributes
+        if name in attrs and attrs[name] == attr:
+            return
+        attrs[name] = attr
+        self.changed = True
+
+    def remove_attr(self, op, name: str) -> None:
+        op = operation(op)
+        if name in op.attributes:
+            del op.attributes[name]
+            self.changed = True
+
+    def erase(self, op) -> None:
+        op = operation(op)
+        if self.rewriter is not None:
+            self.rewriter.erase_op(op)
+        else:
+            op.erase()
+        self.erased.add(op)
+        self.changed = True
+
+    def replace_op(self, op, values) -> None:
+        op = operation(op)
+        values = list(values)
+        if self.rewriter is not None:
+            self.rewriter.replace_op(op, values)
+        else:
+            for old, new in zip(op.results, values):
+                old.replace_all_uses_with(new)
+            op.erase()
+        self.erased.add(op)
+        self.changed = True
+
+    def replace_uses(self, old: ir.Value, new: ir.Value) -> None:
+        if old == new:
+            return
+        if next(iter(old.uses), None) is None:
+            return
+        old.replace_all_uses_with(new)
+        self.changed = True
+
+    def insertion_point_before(self, op) -> ir.InsertionPoint:
+        return ir.InsertionPoint(operation(op))
+
+    def create_op(self, name: str, result_types, operands, attributes: dict, regions: int = 0,
+                  before=None, loc=None) -> ir.Operation:
+        anchor_op = operation(before if before is not None else self.root)
+        with ir.InsertionPoint(anchor_op):
+            new = ir.Operation.create(name, results=list(result_types), operands=list(operands),
+                                      attributes=attributes, regions=regions,
+                                      loc=loc if loc is not None else anchor_op.location)
+        self.changed = True
+        return new

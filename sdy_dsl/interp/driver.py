@@ -1,0 +1,266 @@
+"""Runs a compiled rule file over an anchor op.
+
+Rules are indexed by root op name (a rule file whose root ops do not occur
+costs one dictionary lookup per op). Each stage runs with one driver:
+
+- `walk`: MLIR's walk-based driver (`walk_and_apply_patterns`): one visit per
+  op, no folding, no dead-code erasure — what most Shardy passes do.
+- `greedy`: MLIR's greedy driver (`apply_patterns_and_fold_greedily`) to a
+  fixed point, with folding, constant CSE and region simplification off so
+  that only rules change the IR. Note: it erases trivially dead ops.
+- `once`: our own pre-order visit over a snapshot of the ops. Used where a
+  rule mutates ops other than its root (e.g. erases a mesh symbol or edits a
+  parent), which MLIR's drivers do not allow from Python callbacks.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+
+from jaxlib.mlir import ir
+import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
+
+from ..diagnostics import PassFailure
+from ..errors import SdyDslError
+from .context import RewriteContext
+from .expr import Env, EvalError
+from .matcher import as_operation
+from .rulefile import DriverConfig, PassDef, Rule, Stage
+
+
+@dataclass
+class RuleStats:
+    attempts: int = 0
+    matches: int = 0
+    fired: int = 0
+    noop: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Observer:
+    """What the user asked to see or change: traces, statistics, explain, rule toggles."""
+
+    trace: bool = False
+    trace_json: bool = False
+    stream: object = None
+    collect_stats: bool = False
+    explain: set = field(default_factory=set)
+    disabled: set = field(default_factory=set)
+    only_enabled: set | None = None
+    stats: dict = field(default_factory=dict)
+    pass_seconds: dict = field(default_factory=dict)
+    warned_noop: set = field(default_factory=set)
+    fired_log: list = field(default_factory=list)
+
+    def out(self):
+        return self.stream or sys.stderr
+
+    def rule_enabled(self, pass_name: str, rule_id: str) -> bool:
+        qualified = f"{pass_name}/{rule_id}"
+        if rule_id in self.disabled or qualified in self.disabled:
+            return False
+        if self.only_enabled is not None:
+            return rule_id in self.only_enabled or qualified in self.only_enabled
+        return True
+
+    def record_fire(self, pass_name: str, rule: Rule, op: ir.Operation, op_name: str, loc: str):
+        if self.trace:
+            if self.trace_json:
+                print(json.dumps({"pass": pass_name, "rule": rule.id, "op": op_name, "loc": loc}), file=self.out())
+            else:
+                print(f"{loc}: trace: {pass_name}/{rule.id} fired on '{op_name}'", file=self.out())
+
+
+SOURCE_NAME = "-"  # the input's name, for locations MLIR parsed as "-"
+_FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
+
+
+def location_text(op: ir.Operation) -> str:
+    """`file:line:col` of an op, or its printed location when it has none."""
+    text = str(op.location)
+    m = _FILE_LOC.search(text)
+    if not m:
+        return text
+    name = SOURCE_NAME if m.group(1) == "-" else m.group(1)
+    return f"{name}:{m.group(2)}:{m.group(3)}"
+
+
+class PassRunner:
+    """A rule file compiled for running: rules indexed by root, per stage."""
+
+    def __init__(self, passdef: PassDef, options: dict, observer: Observer | None = None):
+        self.passdef = passdef
+        self.options = options
+        self.observer = observer or Observer()
+        self.error: BaseException | None = None
+
+    # ------------------------------------------------------------------ entry
+    def run(self, anchor) -> None:
+        anchor = as_operation(anchor)
+        ctx = RewriteContext(anchor, self.options, self.passdef.name)
+        for stage in self.passdef.stages:
+            if stage.hook is not None:
+                try:
+                    stage.hook(ctx)
+                except (SdyDslError, PassFailure):
+                    raise
+                except Exception as e:
+                    raise SdyDslError(f"pass '{self.passdef.name}', stage '{stage.name}': hook "
+                                      f"'{stage.hook.__name__}' failed: {type(e).__name__}: {e}",
+                                      str(self.passdef.path)) from e
+                continue
+            rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
+            if not rules:
+                continue
+            index, any_op = self._index(rules)
+            kind = stage.driver.kind
+            if kind == "once":
+                self._run_once(anchor, ctx, index, any_op)
+            else:
+                self._run_mlir(anchor, ctx, index, any_op, stage.driver)
+            if self.error is not None:
+                error, self.error = self.error, None
+                raise error
+
+    @staticmethod
+    def _index(rules: list[Rule]):
+        ordered = sorted(rules, key=lambda r: (-r.benefit, r.order))
+        index: dict[str, list[Rule]] = {}
+        any_op = [r for r in ordered if r.roots == ("*",)]
+        for r in ordered:
+            if r.roots == ("*",):
+                continue
+            for name in r.roots:
+                index.setdefault(name, []).append(r)
+        if any_op:
+            # Rules on any op interleave with named ones by benefit and order.
+            for name, named in index.items():
+                index[name] = sorted(named + any_op, key=lambda r: (-r.benefit, r.order))
+        return index, any_op
+
+    # ------------------------------------------------------------------ rule application
+    def _try_rules(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext) -> bool:
+        observer = self.observer
+        stats_on = observer.collect_stats
+        for rule in rules:
+            t0 = time.perf_counter() if stats_on else 0.0
+            fired = self._try_rule(op, rule, ctx)
+            if stats_on:
+                st = observer.stats.setdefault((self.passdef.name, rule.id), RuleStats())
+                st.attempts += 1
+                st.seconds += time.perf_counter() - t0
+                if fired is not None:
+                    st.matches += 1
+                    if fired:
+                        st.fired += 1
+                    else:
+                        st.noop += 1
+            if fired:
+                return True
+        return False
+
+    def _try_rule(self, op: ir.Operation, rule: Rule, ctx: RewriteContext):
+        """None: did not match; False: matched but changed nothing; True: fired."""
+        bindings = rule.match(op)
+        explain = rule.id in self.observer.explain or f"{self.passdef.name}/{rule.id}" in self.observer.explain
+        if bindings is None:
+            if explain:
+                self._explain(op, rule, "the pattern did not match")
+            return None
+        env = Env(ctx, bindings)
+        try:
+            for i, (constraint, text) in enumerate(rule.where):
+                if not constraint(env):
+                    if explain:
+                        self._explain(op, rule, f"constraint {i + 1} failed: {text}")
+                    return None
+            op_name, loc = op.name, location_text(op)
+            ctx.changed = False
+            ctx.root = op
+            for act in rule.actions:
+                act(env)
+        except (SdyDslError, PassFailure):
+            raise
+        except (EvalError, Exception) as e:
+            raise SdyDslError(f"rule '{rule.id}' failed on '{op.name}' at {location_text(op)}: "
+                              f"{type(e).__name__}: {e}", rule.loc.path, rule.loc.line, rule.loc.col) from e
+        if not ctx.changed:
+            key = (self.passdef.name, rule.id)
+            if key not in self.observer.warned_noop and (self.observer.trace or self.observer.collect_stats):
+                self.observer.warned_noop.add(key)
+                print(f"{rule.loc}: warning: rule '{rule.id}' matched '{op_name}' at {loc} but its rewrite "
+                      f"changed nothing (counted as not applied)", file=self.observer.out())
+            return False
+        self.observer.record_fire(self.passdef.name, rule, op, op_name, loc)
+        return True
+
+    def _explain(self, op, rule, why):
+        print(f"{location_text(op)}: explain: {self.passdef.name}/{rule.id} did not fire on "
+              f"'{op.name}': {why}", file=self.observer.out())
+
+    # ------------------------------------------------------------------ drivers
+    def _run_once(self, anchor, ctx, index, any_op):
+        ops: list[ir.Operation] = []
+
+        def collect(op):
+            ops.append(op)
+            return ir.WalkResult.ADVANCE
+
+        anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
+        for op in ops[1:]:  # the anchor itself is not rewritten, as in MLIR's drivers
+            if ctx.erased and op in ctx.erased:
+                continue
+            rules = index.get(op.name, any_op)
+            if rules:
+                self._try_rules(op, rules, ctx)
+
+    def _run_mlir(self, anchor, ctx, index, any_op, cfg: DriverConfig):
+        patterns = mlir_rewrite.RewritePatternSet(anchor.context)
+        names = set(index)
+        if any_op:
+            # MLIR patterns need a root name: register the any-op rules under
+            # every op name present in the anchor.
+            def collect(op):
+                names.add(op.name)
+                return ir.WalkResult.ADVANCE
+            anchor.walk(collect)
+            names.discard(anchor.name)
+        for name in sorted(names):
+            rules = index.get(name, any_op)
+            patterns.add(name, self._callback(rules, ctx), benefit=1)
+        frozen = patterns.freeze()
+        if cfg.kind == "walk":
+            mlir_rewrite.walk_and_apply_patterns(anchor, frozen)
+        else:
+            config = mlir_rewrite.GreedyRewriteConfig()
+            config.enable_folding = False
+            config.enable_constant_cse = False
+            config.region_simplification_level = mlir_rewrite.GreedySimplifyRegionLevel.DISABLED
+            config.max_iterations = cfg.max_iterations
+            config.use_top_down_traversal = cfg.top_down
+            config.strictness = {
+                "any": mlir_rewrite.GreedyRewriteStrictness.ANY_OP,
+                "existing-and-new": mlir_rewrite.GreedyRewriteStrictness.EXISTING_AND_NEW_OPS,
+                "existing": mlir_rewrite.GreedyRewriteStrictness.EXISTING_OPS,
+            }[cfg.strictness]
+            mlir_rewrite.apply_patterns_and_fold_greedily(anchor, frozen, config)
+
+    def _callback(self, rules, ctx):
+        def callback(op, rewriter):
+            if self.error is not None:
+                return True
+            op = as_operation(op)
+            ctx.rewriter = rewriter
+            try:
+                fired = self._try_rules(op, rules, ctx)
+            except BaseException as e:  # surfaced after the driver returns
+                self.error = e
+                return True
+            finally:
+                ctx.rewriter = None
+            return not fired  # MLIR: a falsy return means success
+        return callback

@@ -1,0 +1,204 @@
+"""Compiles `where:` constraints and actions into Python closures.
+
+Each expression compiles once, at load time, into `fn(env) -> value` where
+`env` is the rule application's `Env` (bindings + the rewrite context). Names
+are resolved at load time: an unknown function, a wrong number of arguments or
+an unbound metavariable is a rule-file error at the expression's position.
+"""
+from __future__ import annotations
+
+import inspect
+import operator
+from dataclasses import dataclass
+from typing import Callable
+
+from . import syntax as S
+
+
+@dataclass
+class Function:
+    name: str
+    fn: Callable
+    wants_ctx: bool
+    min_args: int
+    max_args: int | None
+    is_action: bool = False
+
+    @staticmethod
+    def of(name: str, fn: Callable, is_action: bool = False) -> "Function":
+        params = list(inspect.signature(fn).parameters.values())
+        wants_ctx = bool(params) and params[0].name == "ctx"
+        if wants_ctx:
+            params = params[1:]
+        lo, hi = 0, 0
+        for p in params:
+            if p.kind is p.VAR_POSITIONAL:
+                hi = None
+            elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                hi = hi + 1 if hi is not None else None
+                lo += p.default is p.empty
+        return Function(name, fn, wants_ctx, lo, hi, is_action)
+
+    def signature_text(self) -> str:
+        sig = inspect.signature(self.fn)
+        params = [p for p in sig.parameters.values() if p.name != "ctx"]
+        return f"{self.name}({', '.join(str(p) for p in params)})"
+
+
+class Env:
+    """Bindings of one rule application, plus the rewrite context."""
+
+    __slots__ = ("vars", "ctx")
+
+    def __init__(self, ctx, bindings: dict):
+        self.ctx, self.vars = ctx, bindings
+
+
+class CompileError(Exception):
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset, self.message = offset, message
+
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge,
+            "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv,
+          "%": operator.mod}
+
+
+class ExprCompiler:
+    """Compiles expressions against a function table and a set of bound names."""
+
+    def __init__(self, functions: dict[str, Function]):
+        self.functions = functions
+
+    def compile(self, node: S.Expr, bound: set[str], allow_actions: bool = False) -> Callable:
+        """`bound` is updated with names that `:=` binds."""
+        method = getattr(self, "_" + type(node).__name__)
+        return method(node, bound, allow_actions)
+
+    def _Lit(self, node, bound, allow_actions):
+        value = node.value
+        return lambda env: value
+
+    def _Var(self, node, bound, allow_actions):
+        name = node.name
+        if name not in bound:
+            raise CompileError(node.offset, f"unbound metavariable '{name}'")
+        return lambda env: env.vars[name]
+
+    def _ListExpr(self, node, bound, allow_actions):
+        items = [self.compile(i, bound, allow_actions) for i in node.items]
+        return lambda env: [f(env) for f in items]
+
+    def _GetAttr(self, node, bound, allow_actions):
+        if node.name.startswith("_"):
+            raise CompileError(node.offset, f"cannot access private field '{node.name}'")
+        target, name = self.compile(node.target, bound, allow_actions), node.name
+
+        def get(env):
+            value = target(env)
+            try:
+                return getattr(value, name)
+            except AttributeError:
+                raise EvalError(f"{type(value).__name__} has no field '{name}'") from None
+        return get
+
+    def _Not(self, node, bound, allow_actions):
+        inner = self.compile(node.operand, bound, allow_actions)
+        return lambda env: not inner(env)
+
+    def _BoolOp(self, node, bound, allow_actions):
+        parts = [self.compile(p, bound, allow_actions) for p in node.operands]
+        if node.op == "and":
+            def all_of(env):
+                result = True
+                for p in parts:
+                    result = p(env)
+                    if not result:
+                        return result
+                return result
+            return all_of
+
+        def any_of(env):
+            result = False
+            for p in parts:
+                result = p(env)
+                if result:
+                    return result
+            return result
+        return any_of
+
+    def _Compare(self, node, bound, allow_actions):
+        left = self.compile(node.left, bound, allow_actions)
+        right = self.compile(node.right, bound, allow_actions)
+        op = _COMPARE[node.op]
+        return lambda env: op(left(env), right(env))
+
+    def _Arith(self, node, bound, allow_actions):
+        left = self.compile(node.left, bound, allow_actions)
+        right = self.compile(node.right, bound, allow_actions)
+        op = _ARITH[node.op]
+        return lambda env: op(left(env), right(env))
+
+    def _Bind(self, node, bound, allow_actions):
+        value = self.compile(node.value, bound, allow_actions)
+        name = node.name
+        bound.add(name)
+
+        def bind(env):
+            v = value(env)
+            env.vars[name] = v
+            # A binding holds when it produced something (PDLL-style "let").
+            return v is not None and v is not False
+        return bind
+
+    def _Lambda(self, node, bound, allow_actions):
+        param = node.param
+        body = self.compile(node.body, bound | {param}, allow_actions)
+
+        def make(env):
+            def call(arg):
+                saved = env.vars.get(param, _MISSING)
+                env.vars[param] = arg
+                try:
+                    return body(env)
+                finally:
+                    if saved is _MISSING:
+                        env.vars.pop(param, None)
+                    else:
+                        env.vars[param] = saved
+            return call
+        return make
+
+    def _Call(self, node, bound, allow_actions):
+        fn = self.functions.get(node.func)
+        if fn is None:
+            raise CompileError(node.offset, f"unknown function '{node.func}'")
+        if fn.is_action and not allow_actions:
+            raise CompileError(node.offset, f"'{node.func}' changes the IR; it belongs in 'rewrite:', not 'where:'")
+        n = len(node.args)
+        if n < fn.min_args or (fn.max_args is not None and n > fn.max_args):
+            expected = (str(fn.min_args) if fn.max_args == fn.min_args
+                        else f"{fn.min_args} to {fn.max_args}" if fn.max_args is not None
+                        else f"at least {fn.min_args}")
+            raise CompileError(node.offset, f"'{node.func}' takes {expected} argument(s), got {n}; "
+                                            f"signature: {fn.signature_text()}")
+        args = [self.compile(a, bound, allow_actions) for a in node.args]
+        impl, name = fn.fn, fn.name
+        if fn.wants_ctx:
+            def call_with_ctx(env):
+                return impl(env.ctx, *[a(env) for a in args])
+            return call_with_ctx
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda env: impl(a0(env))
+        return lambda env: impl(*[a(env) for a in args])
+
+
+class EvalError(Exception):
+    """A failure while evaluating an expression on a concrete op."""
+
+
+_MISSING = object()

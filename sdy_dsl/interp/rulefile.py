@@ -1,0 +1,438 @@
+"""Loading a rule file: validate it, compile its patterns, constraints and actions.
+
+The schema is documented in docs/rule-language.md and published as
+sdy_dsl/schemas/rule-file.schema.json. Every error names the file, line and
+column of the offending YAML node.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from jaxlib.mlir import ir
+
+from ..errors import RuleFileError
+from ..hooks import hooks_of_module, load_hook_module
+from . import syntax as S
+from .builtins import BUILTINS, to_attr
+from .expr import CompileError, Env, ExprCompiler, Function
+from .matcher import PatternError, compile_pattern
+from .yaml_loader import Loc, LocDict, LocStr, load_yaml
+
+ANCHORS = ("builtin.module", "func.func")
+DRIVER_KINDS = ("walk", "greedy", "once")
+RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+PASS_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+OPTION_TYPES = ("bool", "int", "string", "enum")
+
+
+# --------------------------------------------------------------------------- model
+
+
+@dataclass
+class OptionDecl:
+    name: str
+    type: str
+    default: object
+    help: str = ""
+    values: tuple = ()
+    loc: Loc | None = None
+
+    def parse(self, text: str):
+        """An option value from its pipeline spelling; raises ValueError."""
+        if self.type == "bool":
+            if text in ("true", "1", ""):
+                return True
+            if text in ("false", "0"):
+                return False
+            raise ValueError(f"option '{self.name}' expects a bool (true/false), got '{text}'")
+        if self.type == "int":
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"option '{self.name}' expects an integer, got '{text}'") from None
+        if self.type == "enum":
+            if text not in self.values:
+                raise ValueError(f"option '{self.name}' expects one of {', '.join(self.values)}, got '{text}'")
+            return text
+        return text
+
+    def check_value(self, value) -> object:
+        """Validate a value given in YAML (pipeline files); returns it."""
+        if self.type == "bool" and not isinstance(value, bool):
+            raise ValueError(f"option '{self.name}' expects a bool, got {value!r}")
+        if self.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ValueError(f"option '{self.name}' expects an integer, got {value!r}")
+        if self.type == "enum" and value not in self.values:
+            raise ValueError(f"option '{self.name}' expects one of {', '.join(self.values)}, got {value!r}")
+        if self.type == "string" and not isinstance(value, str):
+            return str(value)
+        return value
+
+
+@dataclass
+class DriverConfig:
+    kind: str = "walk"
+    max_iterations: int = 10
+    top_down: bool = True
+    strictness: str = "any"  # any | existing-and-new | existing
+
+
+@dataclass
+class Rule:
+    id: str
+    roots: tuple[str, ...]  # ('*',) for any op
+    match: Callable[[ir.Operation], dict | None]
+    where: list[tuple[Callable, str]]  # (compiled, source text)
+    actions: list[Callable]
+    benefit: int
+    order: int
+    loc: Loc
+    summary: str = ""
+    enabled: bool = True
+
+
+@dataclass
+class Stage:
+    name: str
+    rules: list[Rule]
+    driver: DriverConfig
+    hook: Callable | None = None  # a whole-anchor step: hook(ctx)
+    loc: Loc | None = None
+
+
+@dataclass
+class PassDef:
+    name: str
+    summary: str
+    description: str
+    anchor: str
+    options: dict[str, OptionDecl]
+    rules: list[Rule]
+    stages: list[Stage]
+    path: Path
+    loc: Loc
+    group: str = ""
+    hooks: dict[str, Callable] = field(default_factory=dict)
+
+    def default_options(self) -> dict:
+        return {name: decl.default for name, decl in self.options.items()}
+
+
+# --------------------------------------------------------------------------- loading
+
+TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "driver", "stages", "rules", "hooks"}
+RULE_KEYS = {"id", "summary", "match", "where", "rewrite", "benefit"}
+
+
+def _expect(cond, loc: Loc, message: str):
+    if not cond:
+        raise loc.error(message)
+
+
+def _text_loc(s, default: Loc, offset: int) -> Loc:
+    """The position of character `offset` of a YAML string."""
+    base = getattr(s, "loc", None) or default
+    return base.shifted(str(s), offset)
+
+
+def load_rule_file(path: Path | str) -> PassDef:
+    path = Path(path)
+    doc = load_yaml(path)
+    top = Loc(str(path), 1, 1)
+    _expect(isinstance(doc, LocDict), top, "a rule file is a mapping with at least 'pass', 'summary' and 'rules'")
+    for key in doc:
+        if key not in TOP_KEYS:
+            raise doc.key_loc(key).error(f"unknown key '{key}'", notes=(f"expected one of: {', '.join(sorted(TOP_KEYS))}",))
+    for key in ("pass", "summary"):
+        _expect(key in doc, doc.loc, f"missing required key '{key}'")
+    name = doc["pass"]
+    _expect(isinstance(name, str) and PASS_NAME.match(name), doc.loc_of("pass"),
+            f"invalid pass name {name!r} (lowercase letters, digits and '-')")
+    anchor = doc.get("anchor", "builtin.module")
+    _expect(anchor in ANCHORS, doc.loc_of("anchor"), f"unknown anchor '{anchor}' (expected {' or '.join(ANCHORS)})")
+
+    hooks = _load_hooks(path, doc)
+    functions = dict(BUILTINS)
+    for hook_name, fn in hooks.items():
+        functions[hook_name] = Function.of(hook_name, fn, is_action=getattr(fn, "__sdy_action__", False))
+    compiler = ExprCompiler(functions)
+
+    options = _load_options(doc)
+    default_driver = _load_driver(doc.get("driver"), doc.loc_of("driver")) if "driver" in doc else DriverConfig()
+
+    rules: list[Rule] = []
+    raw_rules = doc.get("rules", [])
+    _expect(isinstance(raw_rules, list), doc.loc_of("rules"), "'rules' must be a list")
+    seen: dict[str, Loc] = {}
+    for order, raw in enumerate(raw_rules):
+        item_loc = raw_rules.item_locs[order]
+        rule = _load_rule(raw, item_loc, order, compiler)
+        if rule.id in seen:
+            raise rule.loc.error(f"duplicate rule id '{rule.id}'", notes=(f"first defined at {seen[rule.id]}",))
+        seen[rule.id] = rule.loc
+        rules.append(rule)
+
+    stages = _load_stages(doc, rules, default_driver, hooks)
+    return PassDef(name=str(name), summary=str(doc["summary"]).strip(),
+                   description=str(doc.get("description", "")).strip(), anchor=str(anchor),
+                   options=options, rules=rules, stages=stages, path=path, loc=doc.loc,
+                   group=path.parent.name, hooks=hooks)
+
+
+def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
+    if "hooks" in doc:
+        hook_path = path.parent / str(doc["hooks"])
+        _expect(hook_path.is_file(), doc.loc_of("hooks"), f"hook module '{doc['hooks']}' not found next to the rule file")
+    else:
+        hook_path = path.with_suffix(".py")
+        if not hook_path.is_file():
+            return {}
+    try:
+        module = load_hook_module(hook_path)
+    except Exception as e:  # a broken hook module is a rule-file error, not a crash
+        loc = doc.loc_of("hooks") if "hooks" in doc else doc.loc
+        raise loc.error(f"cannot load hook module {hook_path.name}: {type(e).__name__}: {e}") from None
+    return hooks_of_module(module)
+
+
+def _load_options(doc: LocDict) -> dict[str, OptionDecl]:
+    raw = doc.get("options") or {}
+    _expect(isinstance(raw, dict), doc.loc_of("options"), "'options' must be a mapping of option name to declaration")
+    options = {}
+    for name, body in raw.items():
+        loc = raw.key_loc(name)
+        _expect(isinstance(body, dict), loc, f"option '{name}': expected {{type: ..., default: ...}}")
+        for key in body:
+            _expect(key in ("type", "default", "help", "values"), body.key_loc(key), f"option '{name}': unknown key '{key}'")
+        typ = body.get("type")
+        _expect(typ in OPTION_TYPES, body.loc_of("type"), f"option '{name}': type must be one of {', '.join(OPTION_TYPES)}")
+        values = tuple(body.get("values") or ())
+        _expect(typ != "enum" or values, loc, f"option '{name}': an enum needs 'values'")
+        _expect("default" in body, loc, f"option '{name}': missing 'default'")
+        decl = OptionDecl(str(name), typ, None, str(body.get("help", "")), values, loc)
+        try:
+            decl.default = decl.check_value(body["default"])
+        except ValueError as e:
+            raise body.loc_of("default").error(str(e)) from None
+        options[str(name)] = decl
+    return options
+
+
+def _load_driver(raw, loc: Loc) -> DriverConfig:
+    _expect(isinstance(raw, dict), loc, "'driver' must be a mapping")
+    cfg = DriverConfig()
+    for key, value in raw.items():
+        vloc = raw.loc_of(key)
+        if key == "kind":
+            _expect(value in DRIVER_KINDS, vloc, f"unknown driver kind '{value}' (expected {', '.join(DRIVER_KINDS)})")
+            cfg.kind = value
+        elif key == "max-iterations":
+            _expect(isinstance(value, int) and value > 0, vloc, "max-iterations must be a positive integer")
+            cfg.max_iterations = value
+        elif key == "traversal":
+            _expect(value in ("top-down", "bottom-up"), vloc, "traversal must be top-down or bottom-up")
+            cfg.top_down = value == "top-down"
+        elif key == "strictness":
+            _expect(value in ("any", "existing-and-new", "existing"), vloc,
+                    "strictness must be any, existing-and-new or existing")
+            cfg.strictness = value
+        else:
+            raise raw.key_loc(key).error(f"unknown driver setting '{key}'")
+    return cfg
+
+
+def _load_stages(doc, rules, default_driver, hooks) -> list[Stage]:
+    if "stages" not in doc:
+        return [Stage("main", list(rules), default_driver)]
+    raw = doc["stages"]
+    _expect(isinstance(raw, list) and raw, doc.loc_of("stages"), "'stages' must be a non-empty list")
+    by_id = {r.id: r for r in rules}
+    stages, used = [], set()
+    for i, body in enumerate(raw):
+        loc = raw.item_locs[i]
+        _expect(isinstance(body, dict), loc, "a stage is a mapping with 'name' and 'rules' or 'call'")
+        for key in body:
+            _expect(key in ("name", "rules", "driver", "call"), body.key_loc(key), f"stage: unknown key '{key}'")
+        name = str(body.get("name", f"stage-{i}"))
+        driver = _load_driver(body["driver"], body.loc_of("driver")) if "driver" in body else default_driver
+        if "call" in body:
+            hook_name = body["call"]
+            _expect(hook_name in hooks, body.loc_of("call"), f"stage '{name}': unknown hook '{hook_name}'")
+            stages.append(Stage(name, [], driver, hooks[hook_name], loc))
+            continue
+        ids = body.get("rules")
+        _expect(isinstance(ids, list), loc, f"stage '{name}': 'rules' must be a list of rule ids")
+        stage_rules = []
+        for j, rid in enumerate(ids):
+            _expect(rid in by_id, ids.item_locs[j], f"stage '{name}': unknown rule id '{rid}'")
+            stage_rules.append(by_id[rid])
+            used.add(rid)
+        stages.append(Stage(name, stage_rules, driver, None, loc))
+    for r in rules:
+        _expect(r.id in used, r.loc, f"rule '{r.id}' is in no stage")
+    return stages
+
+
+def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
+    _expect(isinstance(raw, LocDict), loc, "a rule is a mapping with 'id', 'match' and 'rewrite'")
+    for key in raw:
+        if key not in RULE_KEYS:
+            raise raw.key_loc(key).error(f"unknown rule key '{key}'", notes=(f"expected one of: {', '.join(sorted(RULE_KEYS))}",))
+    for key in ("id", "match", "rewrite"):
+        _expect(key in raw, raw.loc, f"rule is missing '{key}'")
+    rid = raw["id"]
+    _expect(isinstance(rid, str) and RULE_ID.match(rid), raw.loc_of("id"),
+            f"invalid rule id {rid!r} (lowercase letters, digits and '-')")
+
+    match_text = raw["match"]
+    _expect(isinstance(match_text, str), raw.loc_of("match"), "'match' must be a pattern string")
+    try:
+        pattern = S.parse_pattern(match_text)
+        matcher, bound = compile_pattern(pattern)
+    except (S.SyntaxErrorAt, PatternError) as e:
+        raise _text_loc(match_text, raw.loc_of("match"), e.offset).error(e.message) from None
+    bound = set(bound)
+
+    where = []
+    raw_where = raw.get("where")
+    if raw_where is None:
+        raw_where, item_locs = [], []
+    elif isinstance(raw_where, str):
+        raw_where = [raw_where]
+        item_locs = [raw.loc_of("where")]
+    else:
+        _expect(isinstance(raw_where, list), raw.loc_of("where"), "'where' must be an expression or a list of them")
+        item_locs = raw_where.item_locs
+    for i, text in enumerate(raw_where):
+        _expect(isinstance(text, str), item_locs[i], "a constraint is an expression string")
+        where.append((_compile_expr(compiler, text, item_locs[i], bound, allow_actions=False), str(text)))
+
+    actions = _load_actions(raw["rewrite"], raw.loc_of("rewrite"), compiler, bound, pattern)
+    benefit = raw.get("benefit", len(pattern.lines))
+    _expect(isinstance(benefit, int) and benefit >= 0, raw.loc_of("benefit"), "benefit must be a non-negative integer")
+    return Rule(id=str(rid), roots=pattern.root.names, match=matcher, where=where, actions=actions,
+                benefit=benefit, order=order, loc=raw.loc, summary=str(raw.get("summary", "")))
+
+
+def _compile_expr(compiler: ExprCompiler, text, loc: Loc, bound: set, allow_actions: bool):
+    try:
+        node = S.parse_expr(str(text))
+        return compiler.compile(node, bound, allow_actions)
+    except (S.SyntaxErrorAt, CompileError) as e:
+        raise _text_loc(text, loc, e.offset).error(e.message) from None
+
+
+def _load_actions(raw, loc: Loc, compiler, bound: set, match_pattern: S.Pattern) -> list[Callable]:
+    if isinstance(raw, str):
+        # A bare pattern string: replace the root by it.
+        return [_pattern_action(raw, loc, bound, match_pattern, replace_root=True)]
+    _expect(isinstance(raw, list), loc, "'rewrite' must be a pattern string or a list of actions")
+    actions = []
+    for i, item in enumerate(raw):
+        item_loc = raw.item_locs[i]
+        if isinstance(item, str):
+            actions.append(_compile_expr(compiler, item, item_loc, bound, allow_actions=True))
+        elif isinstance(item, dict) and len(item) == 1 and next(iter(item)) in ("create", "replace"):
+            key = next(iter(item))
+            actions.append(_pattern_action(item[key], item.loc_of(key), bound, match_pattern,
+                                           replace_root=key == "replace"))
+        else:
+            raise item_loc.error("an action is an expression (e.g. 'erase($root)') or {create: PATTERN} / {replace: PATTERN}")
+    return actions
+
+
+def _pattern_action(text, loc: Loc, bound: set, match_pattern: S.Pattern, replace_root: bool) -> Callable:
+    """Build ops from a pattern (before the root); optionally replace the root with the last one."""
+    _expect(isinstance(text, str), loc, "expected a pattern string")
+    try:
+        pattern = S.parse_pattern(text)
+    except S.SyntaxErrorAt as e:
+        raise _text_loc(text, loc, e.offset).error(e.message) from None
+    builders = []
+    for line in pattern.lines:
+        where = _text_loc(text, loc, line.offset)
+        _expect(len(line.names) == 1 and not line.is_any_op, where, "an op to create needs exactly one op name")
+        _expect(line.regions is None, where, "creating ops with regions is not supported in patterns; use a hook")
+        _expect(line.label is None or not line.results, where, "name the created op by its results or by a label, not both")
+        for o in line.operands or []:
+            _expect(o.name != "_", where, "'_' cannot be an operand of a created op")
+            _expect("%" + o.name in bound, where, f"unbound operand '%{o.name}'")
+        for a in line.attrs:
+            _expect(a.kind in ("bind", "literal"), where, f"attribute '{a.name}': give it a value ($x or a literal)")
+            if a.kind == "bind":
+                _expect("$" + a.var in bound, where, f"unbound attribute metavariable '${a.var}'")
+        builders.append(_op_builder(line, bound))
+        for r in line.results:
+            bound.add("%" + r.name)
+        if line.label:
+            bound.add("$" + line.label)
+    root_results = [r for r in match_pattern.root.results]
+    last = pattern.lines[-1]
+
+    def run(env: Env):
+        ctx = env.ctx
+        created = None
+        for build in builders:
+            created = build(env)
+        if replace_root:
+            root = env.vars["$root"]
+            ctx.replace_op(root, list(created.results))
+        return True
+
+    if replace_root:
+        names = [r.name for r in last.results]
+        wanted = [r.name for r in root_results]
+        if names and wanted and not any(r.variadic for r in root_results):
+            _expect(names == wanted, loc, "the replacement's results must be named like the matched root's results "
+                                          f"({', '.join('%' + n for n in wanted)})")
+    return run
+
+
+def _op_builder(line: S.OpPattern, bound_at_compile: set) -> Callable:
+    name = line.names[0]
+    operand_keys = [("%" + o.name, o.variadic) for o in line.operands or []]
+    attr_specs = []
+    for a in line.attrs:
+        if a.kind == "bind":
+            attr_specs.append((a.name, "$" + a.var, None))
+        else:
+            attr_specs.append((a.name, None, a.literal))
+    result_keys = [("%" + r.name) for r in line.results]
+    label = "$" + line.label if line.label else None
+
+    def build(env: Env):
+        ctx = env.ctx
+        operands = []
+        for key, variadic in operand_keys:
+            value = env.vars[key]
+            operands.extend(value if variadic else [value])
+        attributes = {}
+        for attr_name, var, literal in attr_specs:
+            if var is not None:
+                value = env.vars.get(var)
+                if value is None:
+                    continue  # an absent optional attribute stays absent
+                attributes[attr_name] = to_attr(value)
+            else:
+                attributes[attr_name] = ir.Attribute.parse(literal)
+        # Result types: those of the matched values of the same name, else the
+        # first operand's type (sdy.reshard & co. keep their operand's type).
+        types = []
+        for i, key in enumerate(result_keys):
+            previous = env.vars.get(key)
+            if isinstance(previous, ir.Value):
+                types.append(previous.type)
+            elif operands:
+                types.append(operands[min(i, len(operands) - 1)].type)
+            else:
+                raise ValueError(f"cannot infer the type of result {key} of '{name}'")
+        op = ctx.create_op(name, types, operands, attributes, before=env.vars["$root"])
+        for i, key in enumerate(result_keys):
+            env.vars[key] = op.results[i]
+        if label:
+            env.vars[label] = op
+        return op
+    return build

@@ -1,0 +1,53 @@
+"""The pass registry: rule files found under rule directories, by pass name.
+
+Built-in rule files live in `rules/<group>/*.yaml` (a file is a pass's rule
+file when it has a top-level `pass:` key). `--rules DIR` adds a user's
+directory on top: a pass defined there replaces the built-in one of the same
+name, so a user can copy a rule file, edit it and run it without rebuilding.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .errors import UsageError
+from .interp.rulefile import PassDef, load_rule_file
+
+BUILTIN_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+_PASS_KEY = re.compile(r"^pass:\s*['\"]?([a-z0-9-]+)", re.M)
+
+# Passes that MLIR itself provides (run through its PassManager).
+GENERIC_MLIR_PASSES = ("inline", "symbol-dce", "canonicalize", "cse", "symbol-privatize",
+                       "loop-invariant-code-motion", "sccp", "strip-debuginfo")
+
+
+class PassRegistry:
+    def __init__(self, rule_dirs: list[Path] | None = None, include_builtin: bool = True):
+        self.files: dict[str, Path] = {}
+        self._loaded: dict[str, PassDef] = {}
+        dirs = ([BUILTIN_RULES_DIR] if include_builtin else []) + [Path(d) for d in rule_dirs or []]
+        for d in dirs:
+            if not d.is_dir():
+                raise UsageError(f"rules directory '{d}' does not exist")
+            for path in sorted(d.rglob("*.yaml")):
+                try:
+                    head = path.read_text()
+                except (OSError, UnicodeDecodeError):
+                    continue
+                m = _PASS_KEY.search(head)
+                if m:
+                    self.files[m.group(1)] = path  # later directories override
+
+    def names(self) -> list[str]:
+        return sorted(self.files)
+
+    def has(self, name: str) -> bool:
+        return name in self.files
+
+    def get(self, name: str) -> PassDef:
+        if name not in self._loaded:
+            if name not in self.files:
+                raise UsageError(f"unknown pass '{name}'")
+            passdef = load_rule_file(self.files[name])
+            self._loaded[name] = passdef
+        return self._loaded[name]

@@ -1,0 +1,486 @@
+"""The sharding algebra: meshes, axis refs (with sub-axes), dimension and tensor shardings.
+
+Values are immutable dataclasses so they can be cached, hashed and compared.
+They are read from and written to MLIR attributes through `codec` (below), which
+parses each distinct attribute once: attributes are uniqued by MLIR, so the
+attribute object is the cache key.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+from jaxlib.mlir import ir
+
+
+# --------------------------------------------------------------------------- meshes
+
+
+@dataclass(frozen=True, slots=True)
+class MeshAxis:
+    name: str
+    size: int
+
+    def text(self) -> str:
+        return f'"{self.name}"={self.size}'
+
+
+@dataclass(frozen=True, slots=True)
+class Mesh:
+    axes: tuple[MeshAxis, ...] = ()
+    device_ids: tuple[int, ...] = ()
+    _sizes: dict = field(default=None, compare=False, hash=False, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_sizes", {a.name: a.size for a in self.axes})
+
+    @property
+    def is_maximal(self) -> bool:
+        """A maximal mesh has no axes and a single device id."""
+        return not self.axes and len(self.device_ids) == 1
+
+    @property
+    def axis_names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.axes)
+
+    def has_axis(self, name: str) -> bool:
+        return name in self._sizes
+
+    def axis_size(self, name: str) -> int:
+        return self._sizes[name]
+
+    def axis_index(self, name: str) -> int:
+        return self.axis_names.index(name)
+
+    @property
+    def total_size(self) -> int:
+        return math.prod(a.size for a in self.axes)
+
+    def text(self) -> str:
+        """The body printed inside `<...>` (`["x"=2], device_ids=[...]`)."""
+        body = "[" + ", ".join(a.text() for a in self.axes) + "]"
+        if self.device_ids:
+            body += ", device_ids=[" + ", ".join(map(str, self.device_ids)) + "]"
+        return body
+
+
+# --------------------------------------------------------------------------- axes
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class AxisRef:
+    """A mesh axis or a sub-axis `"x":(pre_size)size` of it."""
+
+    name: str
+    pre_size: int = 1
+    sub_size: int | None = None  # None: the full axis
+
+    @property
+    def is_sub_axis(self) -> bool:
+        return self.sub_size is not None
+
+    def size(self, mesh: Mesh) -> int:
+        return self.sub_size if self.sub_size is not None else mesh.axis_size(self.name)
+
+    def next_pre_size(self, mesh: Mesh) -> int:
+        return self.pre_size * self.size(mesh)
+
+    def text(self) -> str:
+        if self.sub_size is None:
+            return f'"{self.name}"'
+        return f'"{self.name}":({self.pre_size}){self.sub_size}'
+
+    def full_or_sub(self, mesh: Mesh, pre_size: int, size: int) -> "AxisRef":
+        """A ref to [pre_size, pre_size*size) of this axis; the full axis when it spans it."""
+        if pre_size == 1 and size == mesh.axis_size(self.name):
+            return AxisRef(self.name)
+        return AxisRef(self.name, pre_size, size)
+
+    def contains(self, other: "AxisRef", mesh: Mesh) -> bool:
+        return (self.name == other.name and self.pre_size <= other.pre_size
+                and other.next_pre_size(mesh) <= self.next_pre_size(mesh))
+
+    def prefix_of(self, other: "AxisRef", mesh: Mesh) -> bool:
+        """Whether self is a (non-strict) prefix of other: same start, not longer."""
+        return (self.name == other.name and self.pre_size == other.pre_size
+                and self.size(mesh) <= other.size(mesh))
+
+    def overlaps(self, other: "AxisRef", mesh: Mesh) -> bool:
+        return (self.name == other.name and self.pre_size < other.next_pre_size(mesh)
+                and other.pre_size < self.next_pre_size(mesh))
+
+    def can_merge(self, other: "AxisRef", mesh: Mesh) -> bool:
+        """Whether other directly follows self in the same axis."""
+        return (self.name == other.name and self.is_sub_axis and other.is_sub_axis
+                and self.next_pre_size(mesh) == other.pre_size)
+
+    def merge(self, other: "AxisRef", mesh: Mesh) -> "AxisRef":
+        return self.full_or_sub(mesh, self.pre_size, self.size(mesh) * other.size(mesh))
+
+    def sort_key(self, mesh: Mesh) -> tuple:
+        """Mesh order: by axis position in the mesh, then by sub-axis pre-size and size."""
+        return (mesh.axis_index(self.name), self.pre_size, self.size(mesh))
+
+
+def axes_size(axes: Iterable[AxisRef], mesh: Mesh) -> int:
+    return math.prod(a.size(mesh) for a in axes)
+
+
+def axes_text(axes: Iterable[AxisRef]) -> str:
+    return ", ".join(a.text() for a in axes)
+
+
+# --------------------------------------------------------------------------- shardings
+
+
+@dataclass(frozen=True, slots=True)
+class DimSharding:
+    axes: tuple[AxisRef, ...] = ()
+    is_closed: bool = True
+    priority: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return not self.is_closed
+
+    def text(self) -> str:
+        parts = [a.text() for a in self.axes]
+        if not self.is_closed:
+            parts.append("?")
+        out = "{" + ", ".join(parts) + "}"
+        if self.priority is not None:
+            out += f"p{self.priority}"
+        return out
+
+    def size(self, mesh: Mesh) -> int:
+        return axes_size(self.axes, mesh)
+
+
+@dataclass(frozen=True, slots=True)
+class TensorSharding:
+    """`#sdy.sharding<mesh, [dims], replicated={...}, unreduced={...}>`.
+
+    `mesh_name` is the symbol of an `sdy.mesh`, or None when the mesh is inlined
+    (then `inline_mesh` holds it).
+    """
+
+    mesh_name: str | None
+    dims: tuple[DimSharding, ...] = ()
+    replicated: tuple[AxisRef, ...] = ()
+    unreduced: tuple[AxisRef, ...] = ()
+    inline_mesh: Mesh | None = None
+
+    @property
+    def rank(self) -> int:
+        return len(self.dims)
+
+    def mesh_text(self) -> str:
+        if self.mesh_name is not None:
+            return "@" + self.mesh_name
+        return "mesh<" + self.inline_mesh.text() + ">"
+
+    def body_text(self) -> str:
+        out = self.mesh_text() + ", [" + ", ".join(d.text() for d in self.dims) + "]"
+        if self.replicated:
+            out += ", replicated={" + axes_text(self.replicated) + "}"
+        if self.unreduced:
+            out += ", unreduced={" + axes_text(self.unreduced) + "}"
+        return out
+
+    def text(self) -> str:
+        return "#sdy.sharding<" + self.body_text() + ">"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    # Whole-sharding queries and transforms used by many passes.
+    @property
+    def is_fully_closed(self) -> bool:
+        return all(d.is_closed for d in self.dims)
+
+    @property
+    def is_fully_replicated(self) -> bool:
+        return all(not d.axes for d in self.dims)
+
+    def closed(self) -> "TensorSharding":
+        """All dims closed (priorities kept)."""
+        return replace(self, dims=tuple(replace(d, is_closed=True) for d in self.dims))
+
+    def without_replicated(self) -> "TensorSharding":
+        return replace(self, replicated=())
+
+    def all_axes(self) -> Iterable[AxisRef]:
+        for d in self.dims:
+            yield from d.axes
+        yield from self.replicated
+        yield from self.unreduced
+
+    def with_mesh(self, mesh_name: str | None, inline_mesh: Mesh | None = None) -> "TensorSharding":
+        return replace(self, mesh_name=mesh_name, inline_mesh=inline_mesh)
+
+    def map_axes(self, fn) -> "TensorSharding":
+        """Apply `fn(axes: tuple) -> tuple` to every axis list (dims, replicated, unreduced)."""
+        return replace(
+            self,
+            dims=tuple(replace(d, axes=tuple(fn(d.axes))) for d in self.dims),
+            replicated=tuple(fn(self.replicated)),
+            unreduced=tuple(fn(self.unreduced)),
+        )
+
+    @staticmethod
+    def replicated_like(mesh_name: str | None, rank: int, is_closed: bool = True,
+                        inline_mesh: Mesh | None = None) -> "TensorSharding":
+        return TensorSharding(mesh_name, tuple(DimSharding((), is_closed) for _ in range(rank)),
+                              inline_mesh=inline_mesh)
+
+
+@dataclass(frozen=True, slots=True)
+class ManualAxes:
+    axes: tuple[str, ...]
+
+    def text(self) -> str:
+        return "{" + ", ".join(f'"{a}"' for a in self.axes) + "}"
+
+
+# --------------------------------------------------------------------------- parsing
+
+_TOKEN = re.compile(r'\s*(?:(?P<str>"(?:[^"\\]|\\.)*")|(?P<int>-?\d+)|(?P<sym>@[\w$.\-]+|@"[^"]*")'
+                    r'|(?P<word>[A-Za-z_][\w.]*)|(?P<punct>[\[\]{}()<>=,:?#]))')
+
+
+class ShardingSyntaxError(ValueError):
+    pass
+
+
+class _Parser:
+    """A small recursive-descent parser of the printed sdy attribute syntax."""
+
+    def __init__(self, text: str):
+        self.tokens = []
+        pos = 0
+        text = text.strip()
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if not m or m.end() == pos:
+                if text[pos:].strip() == "":
+                    break
+                raise ShardingSyntaxError(f"unexpected character in sharding: {text[pos:pos + 20]!r}")
+            kind = m.lastgroup
+            self.tokens.append((kind, m.group(kind)))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self, value=None):
+        if self.i >= len(self.tokens):
+            return None
+        tok = self.tokens[self.i]
+        if value is None or tok[1] == value:
+            return tok
+        return None
+
+    def take(self, value=None, kind=None):
+        tok = self.peek()
+        if tok is None or (value is not None and tok[1] != value) or (kind is not None and tok[0] != kind):
+            raise ShardingSyntaxError(f"expected {value or kind}, got {tok[1] if tok else 'end'}")
+        self.i += 1
+        return tok[1]
+
+    def accept(self, value):
+        if self.peek(value):
+            self.i += 1
+            return True
+        return False
+
+    def name(self) -> str:
+        return self.take(kind="str")[1:-1]
+
+    def mesh_body(self) -> Mesh:
+        # ["x"=2, "y"=4], device_ids=[...]   (inside the angle brackets)
+        axes = []
+        self.take("[")
+        while not self.accept("]"):
+            n = self.name()
+            self.take("=")
+            axes.append(MeshAxis(n, int(self.take(kind="int"))))
+            self.accept(",")
+        device_ids = []
+        if self.accept(","):
+            self.take("device_ids")
+            self.take("=")
+            self.take("[")
+            while not self.accept("]"):
+                device_ids.append(int(self.take(kind="int")))
+                self.accept(",")
+        return Mesh(tuple(axes), tuple(device_ids))
+
+    def axis_ref(self) -> AxisRef:
+        n = self.name()
+        if self.accept(":"):
+            self.take("(")
+            pre = int(self.take(kind="int"))
+            self.take(")")
+            size = int(self.take(kind="int"))
+            return AxisRef(n, pre, size)
+        return AxisRef(n)
+
+    def axis_list(self) -> tuple[AxisRef, ...]:
+        self.take("{")
+        axes = []
+        while not self.accept("}"):
+            axes.append(self.axis_ref())
+            self.accept(",")
+        return tuple(axes)
+
+    def dim(self) -> DimSharding:
+        self.take("{")
+        axes, closed = [], True
+        while not self.accept("}"):
+            if self.accept("?"):
+                closed = False
+            else:
+                axes.append(self.axis_ref())
+            self.accept(",")
+        priority = None
+        tok = self.peek()
+        if tok and tok[0] == "word" and re.fullmatch(r"p\d+", tok[1]):
+            self.i += 1
+            priority = int(tok[1][1:])
+        return DimSharding(tuple(axes), closed, priority)
+
+    def tensor_body(self) -> TensorSharding:
+        # @mesh | mesh<...>, [dims], replicated={...}, unreduced={...}
+        tok = self.peek()
+        mesh_name, inline = None, None
+        if tok and tok[0] == "sym":
+            mesh_name = self.take()[1:]
+            if mesh_name.startswith('"'):
+                mesh_name = mesh_name[1:-1]
+        else:
+            self.take("mesh")
+            self.take("<")
+            inline = self.mesh_body()
+            self.take(">")
+        self.take(",")
+        self.take("[")
+        dims = []
+        while not self.accept("]"):
+            dims.append(self.dim())
+            self.accept(",")
+        replicated, unreduced = (), ()
+        while self.accept(","):
+            key = self.take(kind="word")
+            self.take("=")
+            if key == "replicated":
+                replicated = self.axis_list()
+            elif key == "unreduced":
+                unreduced = self.axis_list()
+            else:
+                raise ShardingSyntaxError(f"unknown sharding field {key!r}")
+        return TensorSharding(mesh_name, tuple(dims), replicated, unreduced, inline)
+
+
+def _strip_prefix(text: str, prefix: str) -> str:
+    text = text.strip()
+    if text.startswith(prefix):
+        text = text[len(prefix):]
+    if text.startswith("<") and text.endswith(">"):
+        text = text[1:-1]
+    return text
+
+
+def parse_tensor_sharding(text: str) -> TensorSharding:
+    return _Parser(_strip_prefix(text, "#sdy.sharding")).tensor_body()
+
+
+def parse_sharding_per_value(text: str) -> tuple[TensorSharding, ...]:
+    p = _Parser(_strip_prefix(text, "#sdy.sharding_per_value"))
+    p.take("[")
+    out = []
+    while not p.accept("]"):
+        p.take("<")
+        out.append(p.tensor_body())
+        p.take(">")
+        p.accept(",")
+    return tuple(out)
+
+
+def parse_mesh(text: str) -> Mesh:
+    return _Parser(_strip_prefix(text, "#sdy.mesh")).mesh_body()
+
+
+def parse_manual_axes(text: str) -> ManualAxes:
+    p = _Parser(_strip_prefix(text, "#sdy<manual_axes"))
+    p.take("{")
+    axes = []
+    while not p.accept("}"):
+        axes.append(p.name())
+        p.accept(",")
+    return ManualAxes(tuple(axes))
+
+
+# --------------------------------------------------------------------------- codec
+
+
+class AttrCodec:
+    """Reads and writes sdy attributes, parsing each distinct attribute once.
+
+    MLIR uniques attributes, so the attribute object keys the read cache; the
+    write cache is keyed by the printed text. Caches belong to one context.
+    """
+
+    def __init__(self):
+        self._read: dict = {}
+        self._write: dict[str, ir.Attribute] = {}
+
+    def clear(self):
+        self._read.clear()
+        self._write.clear()
+
+    def clear_if_large(self, limit: int = 500_000):
+        if len(self._read) + len(self._write) > limit:
+            self.clear()
+
+    def _cached(self, kind: str, attr: ir.Attribute, parse):
+        key = (kind, attr)
+        hit = self._read.get(key)
+        if hit is None:
+            hit = parse(str(attr))
+            self._read[key] = hit
+        return hit
+
+    def tensor_sharding(self, attr: ir.Attribute) -> TensorSharding:
+        return self._cached("t", attr, parse_tensor_sharding)
+
+    def sharding_per_value(self, attr: ir.Attribute) -> tuple[TensorSharding, ...]:
+        return self._cached("pv", attr, parse_sharding_per_value)
+
+    def mesh(self, attr: ir.Attribute) -> Mesh:
+        return self._cached("m", attr, parse_mesh)
+
+    def manual_axes(self, attr: ir.Attribute) -> ManualAxes:
+        return self._cached("ma", attr, parse_manual_axes)
+
+    def attr(self, text: str) -> ir.Attribute:
+        hit = self._write.get(text)
+        if hit is None:
+            hit = ir.Attribute.parse(text)
+            self._write[text] = hit
+        return hit
+
+    def tensor_sharding_attr(self, sharding: TensorSharding) -> ir.Attribute:
+        return self.attr(sharding.text())
+
+    def sharding_per_value_attr(self, shardings: Iterable[TensorSharding]) -> ir.Attribute:
+        return self.attr("#sdy.sharding_per_value<[" + ", ".join(
+            "<" + s.body_text() + ">" for s in shardings) + "]>")
+
+    def mesh_attr(self, mesh: Mesh) -> ir.Attribute:
+        return self.attr("#sdy.mesh<" + mesh.text() + ">")
+
+    def manual_axes_attr(self, axes: ManualAxes) -> ir.Attribute:
+        return self.attr("#sdy<manual_axes" + axes.text() + ">")
+
+
+codec = AttrCodec()

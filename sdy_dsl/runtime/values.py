@@ -1,0 +1,164 @@
+"""Where shardings live in the IR, and how to read and write them.
+
+Shardings sit in a few kinds of places ("slots"):
+- `sdy.sharding` (a TensorShardingPerValueAttr) on an op, one per result;
+- a single TensorShardingAttr op attribute (`sharding` of sharding_constraint,
+  reshard, data_flow_edge; `out_sharding` of collectives);
+- a TensorShardingPerValueAttr op attribute (`in_shardings`/`out_shardings` of
+  manual_computation and named_computation);
+- `sdy.sharding` in a func's `arg_attrs` / `res_attrs`.
+Which op keeps which is declared in `rules/interfaces.yaml` (see
+`interfaces.py`); this module only knows the attribute kinds.
+"""
+from __future__ import annotations
+
+from typing import Callable, Iterator
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from .sharding import Mesh, TensorSharding, codec
+
+SHARDING_ATTR = "sdy.sharding"
+
+
+def operation(op) -> ir.Operation:
+    """The ir.Operation of an op or OpView."""
+    return op.operation if hasattr(op, "operation") else op
+
+
+def op_name(op) -> str:
+    return operation(op).name
+
+
+# --------------------------------------------------------------------------- meshes
+
+
+class MeshTable:
+    """The `sdy.mesh` symbols of a module, by name, in declaration order."""
+
+    def __init__(self, module_op):
+        self.meshes: dict[str, Mesh] = {}
+        self.ops: dict[str, ir.Operation] = {}
+        for op in operation(module_op).regions[0].blocks[0].operations:
+            op = operation(op)
+            if op.name == "sdy.mesh":
+                name = ir.StringAttr(op.attributes["sym_name"]).value
+                self.meshes[name] = codec.mesh(op.attributes["mesh"])
+                self.ops[name] = op
+
+    def mesh_of(self, sharding: TensorSharding) -> Mesh:
+        if sharding.mesh_name is None:
+            return sharding.inline_mesh
+        return self.meshes[sharding.mesh_name]
+
+
+def module_of(op) -> ir.Operation:
+    op = operation(op)
+    while op.name != "builtin.module":
+        op = operation(op.parent)
+    return op
+
+
+# --------------------------------------------------------------------------- slots
+
+
+def is_tensor_sharding_attr(attr: ir.Attribute) -> bool:
+    return sdy.TensorShardingAttr.isinstance(attr)
+
+
+def is_sharding_per_value_attr(attr: ir.Attribute) -> bool:
+    return sdy.TensorShardingPerValueAttr.isinstance(attr)
+
+
+class Slot:
+    """One place holding a tuple of shardings: read() / write(shardings)."""
+
+    __slots__ = ("op", "key", "index", "kind")
+
+    def __init__(self, op: ir.Operation, key: str, kind: str, index: int = -1):
+        self.op, self.key, self.kind, self.index = op, key, kind, index
+
+    def read(self) -> tuple[TensorSharding, ...]:
+        if self.kind == "single":
+            return (codec.tensor_sharding(self.op.attributes[self.key]),)
+        if self.kind == "per_value":
+            return codec.sharding_per_value(self.op.attributes[self.key])
+        # func arg/res attrs: one sharding in the dict at `index`
+        attr = ir.DictAttr(ir.ArrayAttr(self.op.attributes[self.key])[self.index])
+        return (codec.tensor_sharding(attr[SHARDING_ATTR]),)
+
+    def write(self, shardings: tuple[TensorSharding, ...]) -> None:
+        if self.kind == "single":
+            self.op.attributes[self.key] = codec.tensor_sharding_attr(shardings[0])
+        elif self.kind == "per_value":
+            self.op.attributes[self.key] = codec.sharding_per_value_attr(shardings)
+        else:
+            set_func_sharding(self.op, self.key, self.index, shardings[0])
+
+
+def sharding_slots(op) -> Iterator[Slot]:
+    """Every sharding-holding attribute of one op (not nested ops)."""
+    op = operation(op)
+    attrs = op.attributes
+    for key in list(attrs):
+        attr = attrs[key]
+        if is_tensor_sharding_attr(attr):
+            yield Slot(op, key, "single")
+        elif is_sharding_per_value_attr(attr):
+            yield Slot(op, key, "per_value")
+    if op.name == "func.func":
+        for key in ("arg_attrs", "res_attrs"):
+            if key in attrs:
+                for i, d in enumerate(ir.ArrayAttr(attrs[key])):
+                    if SHARDING_ATTR in ir.DictAttr(d):
+                        yield Slot(op, key, "func", i)
+
+
+def set_func_sharding(func_op, key: str, index: int, sharding: TensorSharding | None) -> None:
+    """Set (or remove, with None) `sdy.sharding` in a func's arg_attrs/res_attrs."""
+    func_op = operation(func_op)
+    attrs = func_op.attributes
+    if key in attrs:
+        dicts = list(ir.ArrayAttr(attrs[key]))
+    else:
+        count = _func_arity(func_op, key)
+        dicts = [ir.DictAttr.get({}) for _ in range(count)]
+    d = ir.DictAttr(dicts[index])
+    entries = {n.name: n.attr for n in d}
+    if sharding is None:
+        entries.pop(SHARDING_ATTR, None)
+    else:
+        entries[SHARDING_ATTR] = codec.tensor_sharding_attr(sharding)
+    dicts[index] = ir.DictAttr.get(entries)
+    attrs[key] = ir.ArrayAttr.get(dicts)
+
+
+def _func_arity(func_op: ir.Operation, key: str) -> int:
+    ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+    return len(ftype.inputs) if key == "arg_attrs" else len(ftype.results)
+
+
+def transform_all_shardings(root, fn: Callable[[TensorSharding], TensorSharding]) -> int:
+    """Rewrite every sharding under `root` (root included) with `fn`; returns how many changed."""
+    changed = 0
+
+    def visit(op):
+        nonlocal changed
+        for slot in sharding_slots(op):
+            old = slot.read()
+            new = tuple(fn(s) for s in old)
+            if new != old:
+                slot.write(new)
+                changed += 1
+        return ir.WalkResult.ADVANCE
+
+    operation(root).walk(visit)
+    return changed
+
+
+def ranked_rank(value: ir.Value) -> int | None:
+    t = value.type
+    if ir.RankedTensorType.isinstance(t):
+        return ir.RankedTensorType(t).rank
+    return None
