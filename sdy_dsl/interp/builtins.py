@@ -194,6 +194,13 @@ def shardings(attribute) -> tuple:
 
 
 @query
+def is_custom_rule(rule_attr) -> bool:
+    """Whether an `#sdy.op_sharding_rule` is marked `custom` (written by a user)."""
+    from jaxlib.mlir.dialects import sdy
+    return bool(sdy.OpShardingRuleAttr(rule_attr).is_custom)
+
+
+@query
 def closed(s) -> TensorSharding:
     return to_sharding(s).closed()
 
@@ -209,9 +216,36 @@ def is_fully_closed(s) -> bool:
 
 
 @query
+def without_size_one_axes(s, mesh: Mesh) -> TensorSharding:
+    """The sharding without axes of size one (in dims, replicated and unreduced)."""
+    def keep(axes):
+        return tuple(a for a in axes if a.size(mesh) != 1)
+    # An empty closed dimension cannot carry a priority (the verifier says so).
+    return to_sharding(s).map_axes(keep).without_priorities_on_empty_closed_dims()
+
+
+@query
+def with_inline_mesh(s, mesh: Mesh) -> TensorSharding:
+    """The sharding with `mesh` inlined in place of its mesh symbol."""
+    return to_sharding(s).with_mesh(None, mesh)
+
+
+@query
+def with_mesh_symbol(s, name: str) -> TensorSharding:
+    """The sharding referring to the `sdy.mesh` symbol `name`."""
+    return to_sharding(s).with_mesh(name, None)
+
+
+@query
 def mesh_of(ctx: RewriteContext, s) -> Mesh:
     """The mesh of a sharding: its inlined mesh, or the `sdy.mesh` it names."""
     return ctx.meshes().mesh_of(to_sharding(s))
+
+
+@query
+def meshes(ctx: RewriteContext) -> list[Mesh]:
+    """The meshes of the module's `sdy.mesh` ops, in order."""
+    return list(ctx.meshes().meshes.values())
 
 
 @query

@@ -24,7 +24,9 @@ class RewriteContext:
         self.rewriter = None  # the MLIR PatternRewriter while inside its driver
         self.root = None  # the op the current rule matched
         self.changed = False
-        self.erased: set = set()  # ops erased by actions (their handles are invalid)
+        # ids of the Python handles of ops erased by actions (an erased handle
+        # cannot be hashed or used); the handles are kept so ids stay unique.
+        self.erased: dict[int, object] = {}
         self._meshes: MeshTable | None = None
         self.scratch: dict = {}  # per-run state for hooks that need it
 
@@ -57,24 +59,27 @@ class RewriteContext:
 
     def erase(self, op) -> None:
         op = operation(op)
+        self.erased[id(op)] = op
         if self.rewriter is not None:
             self.rewriter.erase_op(op)
         else:
             op.erase()
-        self.erased.add(op)
         self.changed = True
 
     def replace_op(self, op, values) -> None:
         op = operation(op)
         values = list(values)
+        self.erased[id(op)] = op
         if self.rewriter is not None:
             self.rewriter.replace_op(op, values)
         else:
             for old, new in zip(op.results, values):
                 old.replace_all_uses_with(new)
             op.erase()
-        self.erased.add(op)
         self.changed = True
+
+    def is_erased(self, op) -> bool:
+        return id(op) in self.erased
 
     def replace_uses(self, old: ir.Value, new: ir.Value) -> None:
         if old == new:

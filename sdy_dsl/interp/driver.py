@@ -186,8 +186,9 @@ class PassRunner:
         except (SdyDslError, PassFailure):
             raise
         except (EvalError, Exception) as e:
-            raise SdyDslError(f"rule '{rule.id}' failed on '{op.name}' at {location_text(op)}: "
-                              f"{type(e).__name__}: {e}", rule.loc.path, rule.loc.line, rule.loc.col) from e
+            where = "an erased op" if ctx.is_erased(op) else f"'{op.name}' at {location_text(op)}"
+            raise SdyDslError(f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}",
+                              rule.loc.path, rule.loc.line, rule.loc.col) from e
         if not ctx.changed:
             key = (self.passdef.name, rule.id)
             if key not in self.observer.warned_noop and (self.observer.trace or self.observer.collect_stats):
@@ -212,7 +213,7 @@ class PassRunner:
 
         anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
         for op in ops[1:]:  # the anchor itself is not rewritten, as in MLIR's drivers
-            if ctx.erased and op in ctx.erased:
+            if ctx.erased and id(op) in ctx.erased:
                 continue
             rules = index.get(op.name, any_op)
             if rules:

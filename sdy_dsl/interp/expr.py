@@ -142,6 +142,12 @@ class ExprCompiler:
         op = _ARITH[node.op]
         return lambda env: op(left(env), right(env))
 
+    def _IfElse(self, node, bound, allow_actions):
+        cond = self.compile(node.cond, bound, allow_actions)
+        then = self.compile(node.then, bound, allow_actions)
+        otherwise = self.compile(node.otherwise, bound, allow_actions)
+        return lambda env: then(env) if cond(env) else otherwise(env)
+
     def _Bind(self, node, bound, allow_actions):
         value = self.compile(node.value, bound, allow_actions)
         name = node.name

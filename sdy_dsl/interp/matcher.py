@@ -159,6 +159,8 @@ class PatternCompiler:
 
     def _compile_attr(self, entry: S.AttrEntry, line):
         name = entry.name
+        if entry.kind == "rest":
+            return lambda op, b: True  # other attributes never stop a match
         if entry.kind == "absent":
             return lambda op, b: name not in op.attributes
         if entry.kind == "present":

@@ -361,7 +361,7 @@ def _pattern_action(text, loc: Loc, bound: set, match_pattern: S.Pattern, replac
             _expect(o.name != "_", where, "'_' cannot be an operand of a created op")
             _expect("%" + o.name in bound, where, f"unbound operand '%{o.name}'")
         for a in line.attrs:
-            _expect(a.kind in ("bind", "literal"), where, f"attribute '{a.name}': give it a value ($x or a literal)")
+            _expect(a.kind in ("bind", "literal", "rest"), where, f"attribute '{a.name}': give it a value ($x or a literal)")
             if a.kind == "bind":
                 _expect("$" + a.var in bound, where, f"unbound attribute metavariable '${a.var}'")
         builders.append(_op_builder(line, bound))
@@ -395,7 +395,11 @@ def _op_builder(line: S.OpPattern, bound_at_compile: set) -> Callable:
     name = line.names[0]
     operand_keys = [("%" + o.name, o.variadic) for o in line.operands or []]
     attr_specs = []
+    copy_rest = any(a.kind == "rest" for a in line.attrs)
+    named = {a.name for a in line.attrs if a.kind != "rest"}
     for a in line.attrs:
+        if a.kind == "rest":
+            continue
         if a.kind == "bind":
             attr_specs.append((a.name, "$" + a.var, None))
         else:
@@ -410,6 +414,11 @@ def _op_builder(line: S.OpPattern, bound_at_compile: set) -> Callable:
             value = env.vars[key]
             operands.extend(value if variadic else [value])
         attributes = {}
+        if copy_rest:
+            root_attrs = env.vars["$root"].attributes
+            for key in root_attrs:
+                if key not in named:
+                    attributes[key] = root_attrs[key]
         for attr_name, var, literal in attr_specs:
             if var is not None:
                 value = env.vars.get(var)

@@ -10,7 +10,8 @@
    `%x` binds a value, `%xs*` a list of values, `_` matches anything, `$x`
    binds an attribute (or a region / an op label), `{!name}` requires an
    attribute to be absent, `{name = $x?}` binds it if present (else none),
-   `{name}` requires it present, `{name = <literal>}` compares it. Lines
+   `{name}` requires it present, `{name = <literal>}` compares it; in a
+   rewrite, `...` copies the matched root's other attributes. Lines
    before the last describe the producers of the last line's operands (its
    root); a region's last line matches the region's terminator.
 
@@ -41,7 +42,7 @@ class ValueVar:
 @dataclass
 class AttrEntry:
     name: str
-    kind: str  # bind | literal | present | absent
+    kind: str  # bind | literal | present | absent | rest ("...": in a rewrite, the root's other attributes)
     var: str | None = None  # bind: without '$'
     literal: str | None = None
     optional: bool = False
@@ -148,6 +149,14 @@ class ListExpr(Expr):
 
 
 @dataclass
+class IfElse(Expr):
+    """`a if cond else b`."""
+    then: Expr
+    cond: Expr
+    otherwise: Expr
+
+
+@dataclass
 class Lambda(Expr):
     """`$x => body`: a one-argument function, e.g. a sharding transform."""
     param: str  # with '$'
@@ -220,7 +229,8 @@ def _build_pattern_grammar():
     attr_name = DOTTED | pp.QuotedString('"')
     attr_bind = (DOLLAR_NAME + pp.Opt(pp.Literal("?")))
     attr_entry = (
-        (pp.Suppress("!") + attr_name).set_parse_action(lambda t: AttrEntry(t[0], "absent"))
+        pp.Literal("...").set_parse_action(lambda: AttrEntry("...", "rest"))
+        | (pp.Suppress("!") + attr_name).set_parse_action(lambda t: AttrEntry(t[0], "absent"))
         | (attr_name + EQ + attr_bind).set_parse_action(
             lambda t: AttrEntry(t[0], "bind", var=t[1], optional=len(t) > 2))
         | (attr_name + EQ + pp.Literal("_")).set_parse_action(lambda t: AttrEntry(t[0], "present"))
@@ -294,7 +304,8 @@ def _build_expr_grammar():
     value_var = pp.Combine("%" + pp.Word(pp.alphanums + "_")).set_parse_action(
         lambda s, loc, t: Var(t[0], offset=loc))
     dollar_var = pp.Combine("$" + IDENT).set_parse_action(lambda s, loc, t: Var(t[0], offset=loc))
-    reserved = pp.Keyword("and") | pp.Keyword("or") | pp.Keyword("not") | pp.Keyword("in")
+    reserved = (pp.Keyword("and") | pp.Keyword("or") | pp.Keyword("not") | pp.Keyword("in")
+                | pp.Keyword("if") | pp.Keyword("else"))
     func_name = ~reserved + IDENT
     call = (func_name + LPAR + pp.Group(pp.Opt(pp.DelimitedList(expr))) + RPAR).set_parse_action(
         lambda s, loc, t: Call(t[0], list(t[1]), offset=loc))
@@ -342,9 +353,11 @@ def _build_expr_grammar():
     ])
     binding = (pp.Combine("$" + IDENT) + pp.Suppress(":=") + logic).set_parse_action(
         lambda s, loc, t: Bind(t[0], t[1], offset=loc))
+    conditional = (logic + pp.Opt(pp.Keyword("if").suppress() + logic + pp.Keyword("else").suppress() + expr)
+                   ).set_parse_action(lambda s, loc, t: IfElse(t[0], t[1], t[2], offset=loc) if len(t) == 3 else t[0])
     lam = (pp.Combine("$" + IDENT) + pp.Suppress("=>") + expr).set_parse_action(
         lambda s, loc, t: Lambda(t[0], t[1], offset=loc))
-    expr <<= lam | binding | logic
+    expr <<= lam | binding | conditional
     return expr
 
 

@@ -229,6 +229,11 @@ class TensorSharding:
             unreduced=tuple(fn(self.unreduced)),
         )
 
+    def without_priorities_on_empty_closed_dims(self) -> "TensorSharding":
+        return replace(self, dims=tuple(
+            replace(d, priority=None) if d.is_closed and not d.axes and d.priority is not None else d
+            for d in self.dims))
+
     @staticmethod
     def replicated_like(mesh_name: str | None, rank: int, is_closed: bool = True,
                         inline_mesh: Mesh | None = None) -> "TensorSharding":

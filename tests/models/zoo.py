@@ -1,0 +1,506 @@
+"""A small zoo of real JAX models lowered to StableHLO + sdy MLIR.
+
+Differential tests feed these modules to both sdy-dsl and the C++ reference
+passes. Shapes are tiny on purpose: each module stays at a few hundred lines
+and lowering the whole zoo takes seconds.
+
+    from tests.models.zoo import MODELS, lowered
+    text = lowered("gpt_scan_tp_2x4")
+
+    python -m tests.models.zoo OUTDIR [NAME ...]   # writes OUTDIR/<name>.mlir
+
+`lowered` caches modules on disk (SDY_DSL_MODEL_CACHE, default
+<repo>/.model_cache), keyed by model name, jax/jaxlib versions and a digest
+of this file, so repeated test runs skip JAX entirely and editing a model
+invalidates its stale copies.
+"""
+import os
+import re
+
+
+def _ensure_fake_cpu_devices():
+    # The meshes below need 8 devices; XLA reads this flag when the CPU
+    # backend starts, so it must be in place before jax is first used.
+    flags = os.environ.get("XLA_FLAGS", "")
+    if "xla_force_host_platform_device_count" not in flags:
+        os.environ["XLA_FLAGS"] = (
+            flags + " --xla_force_host_platform_device_count=8").strip()
+
+
+_ensure_fake_cpu_devices()
+
+import functools  # noqa: E402
+import hashlib  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Callable  # noqa: E402
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import jaxlib  # noqa: E402
+import numpy as np  # noqa: E402
+from jax import lax  # noqa: E402
+from jax.experimental.shard_alike import shard_alike  # noqa: E402
+from jax.sharding import NamedSharding, PartitionSpec as P  # noqa: E402
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_CACHE_DIR = REPO_ROOT / ".model_cache"
+F32 = jnp.float32
+
+
+# --------------------------------------------------------------------------
+# Helpers
+
+
+def make_mesh(shape, names=("data", "model")):
+    needed = int(np.prod(shape))
+    if jax.device_count() < needed:
+        raise RuntimeError(
+            f"mesh {shape} needs {needed} devices but jax has {jax.device_count()}: the CPU "
+            "backend started before XLA_FLAGS asked for 8 (import this module first)")
+    return jax.make_mesh(shape, names,
+                         axis_types=(jax.sharding.AxisType.Auto,) * len(names))
+
+
+def spec(shape, dtype=F32):
+    """An abstract argument: lowering needs shapes only, never real buffers."""
+    return jax.ShapeDtypeStruct(shape, dtype)
+
+
+def lower(fn, in_shardings, *args, **jit_kwargs) -> str:
+    return jax.jit(fn, in_shardings=in_shardings, **jit_kwargs).lower(*args).as_text()
+
+
+def shardings(mesh, tree):
+    """Map a pytree of PartitionSpecs to NamedShardings."""
+    return jax.tree.map(lambda s: NamedSharding(mesh, s), tree,
+                        is_leaf=lambda x: isinstance(x, P))
+
+
+# --------------------------------------------------------------------------
+# MLP
+
+
+def _mlp_forward(params, x):
+    for w1, w2 in params:
+        x = x + jax.nn.relu(x @ w1) @ w2
+    return x
+
+
+def _mlp_setup(mesh_shape, d=32, f=64, batch=16, layers=2):
+    mesh = make_mesh(mesh_shape)
+    # Megatron-style tensor parallelism: column- then row-parallel weights.
+    params = [(spec((d, f)), spec((f, d))) for _ in range(layers)]
+    param_specs = [(P(None, "model"), P("model", None)) for _ in range(layers)]
+    in_shardings = (shardings(mesh, param_specs), NamedSharding(mesh, P("data", None)))
+    return in_shardings, params, spec((batch, d))
+
+
+def mlp_tp(mesh_shape=(2, 4)) -> str:
+    in_shardings, params, x = _mlp_setup(mesh_shape)
+    return lower(_mlp_forward, in_shardings, params, x)
+
+
+def mlp_size_one_axis() -> str:
+    # A size-1 "pipe" axis, used alone and inside a multi-axis dim sharding.
+    mesh = make_mesh((2, 4, 1), ("data", "model", "pipe"))
+    params = [(spec((32, 64)), spec((64, 32)))]
+    param_shardings = shardings(mesh, [(P("pipe", "model"), P("model", "pipe"))])
+    return lower(_mlp_forward, (param_shardings, NamedSharding(mesh, P(("data", "pipe"), None))),
+                 params, spec((16, 32)))
+
+
+def mlp_grad() -> str:
+    in_shardings, params, x = _mlp_setup((2, 4))
+    loss = lambda p, x: jnp.sum(_mlp_forward(p, x) ** 2)
+    return lower(jax.grad(loss), in_shardings, params, x)
+
+
+# --------------------------------------------------------------------------
+# GPT blocks
+
+
+def _layernorm(x, gain):
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) * lax.rsqrt(var + 1e-5) * gain
+
+
+def _attention(x, p, heads):
+    b, s, d = x.shape
+    split = lambda t: t.reshape(b, s, heads, d // heads)
+    q, k, v = split(x @ p["wq"]), split(x @ p["wk"]), split(x @ p["wv"])
+    scores = jnp.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(d // heads)
+    causal = jnp.tril(jnp.ones((s, s), bool))
+    probs = jax.nn.softmax(jnp.where(causal, scores, -1e9), -1)
+    return jnp.einsum("bhqk,bkhd->bqhd", probs, v).reshape(b, s, d) @ p["wo"]
+
+
+def _gpt_block(x, p, heads, hidden_sharding, exact_gelu):
+    x = x + _attention(_layernorm(x, p["g1"]), p, heads)
+    h = jax.nn.gelu(_layernorm(x, p["g2"]) @ p["w1"], approximate=not exact_gelu)
+    h = lax.with_sharding_constraint(h, hidden_sharding)
+    return x + h @ p["w2"]
+
+
+def _gpt(mesh_shape, scan, fsdp, layers=2, d=32, f=64, heads=4, vocab=64,
+         batch=8, seq=8) -> str:
+    mesh = make_mesh(mesh_shape)
+    # FSDP additionally shards the non-TP weight dimension over "data".
+    dp = "data" if fsdp else None
+    weight_specs = {"wq": (dp, "model"), "wk": (dp, "model"), "wv": (dp, "model"),
+                    "wo": ("model", dp), "w1": (dp, "model"), "w2": ("model", dp),
+                    "g1": (None,), "g2": (None,)}  # stacked layers get a leading None
+    weight_shapes = {"wq": (d, d), "wk": (d, d), "wv": (d, d), "wo": (d, d),
+                     "w1": (d, f), "w2": (f, d), "g1": (d,), "g2": (d,)}
+    if scan:
+        params = {k: spec((layers,) + v) for k, v in weight_shapes.items()}
+        param_specs = {k: P(None, *v) for k, v in weight_specs.items()}
+    else:
+        params = [{k: spec(v) for k, v in weight_shapes.items()} for _ in range(layers)]
+        param_specs = [{k: P(*v) for k, v in weight_specs.items()} for _ in range(layers)]
+    hidden_sharding = NamedSharding(mesh, P("data", None, "model"))
+    exact_gelu = fsdp  # the FSDP variants also cover chlo.erfc
+    block = lambda x, p: _gpt_block(x, p, heads, hidden_sharding, exact_gelu)
+
+    def model(params, emb, tokens):
+        x = emb[tokens]
+        if scan:
+            x, _ = lax.scan(lambda c, p: (block(c, p), None), x, params)
+        else:
+            for p in params:
+                x = block(x, p)
+        logits = x @ emb.T
+        return -jax.nn.log_softmax(logits).mean()
+
+    in_shardings = (shardings(mesh, param_specs),
+                    NamedSharding(mesh, P(None, "model")),
+                    NamedSharding(mesh, P("data", None)))
+    return lower(model, in_shardings, params, spec((vocab, d)),
+                 spec((batch, seq), jnp.int32))
+
+
+# --------------------------------------------------------------------------
+# Control flow
+
+
+def while_loop_model() -> str:
+    mesh = make_mesh((2, 4))
+
+    def model(x, w, steps):
+        def body(carry):
+            i, h = carry
+            h = jnp.tanh(h @ w)
+            return i + 1, lax.with_sharding_constraint(h, NamedSharding(mesh, P("data", None)))
+        # `steps` is traced, so the trip count is dynamic and this stays a loop.
+        _, h = lax.while_loop(lambda c: c[0] < steps, body, (jnp.int32(0), x))
+        return h.sum(axis=1)
+
+    in_shardings = (NamedSharding(mesh, P("data", None)),
+                    NamedSharding(mesh, P(None, "model")), None)
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)), spec((), jnp.int32))
+
+
+def fori_loop_model() -> str:
+    mesh = make_mesh((2, 4))
+
+    def model(x, w):
+        def body(i, carry):
+            h, acc = carry
+            h = jax.nn.relu(h @ w) * (i + 1).astype(F32)
+            return h, acc + h.sum(axis=0)
+        return lax.fori_loop(0, 3, body, (x, jnp.zeros(x.shape[1], F32)))
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P("model", None)))
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)))
+
+
+def cond_model() -> str:
+    mesh = make_mesh((2, 4))
+
+    def model(x, w, branch):
+        y = lax.cond(x.sum() > 0, lambda a: jnp.tanh(a @ w), lambda a: a @ w.T + 1.0, x)
+        z = lax.switch(branch, [jnp.sin, jnp.cos, lambda a: a * 2.0], y)
+        return z @ w
+
+    in_shardings = (NamedSharding(mesh, P("data", None)),
+                    NamedSharding(mesh, P(None, "model")), None)
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)), spec((), jnp.int32))
+
+
+# --------------------------------------------------------------------------
+# Manual computations and sharding groups
+
+
+def shard_map_psum() -> str:
+    mesh = make_mesh((2, 4))
+
+    @functools.partial(jax.shard_map, mesh=mesh, in_specs=(P("data", "model"), P("model", None)),
+                       out_specs=P("data", None))
+    def row_parallel_matmul(x, w):
+        return lax.psum(x @ w, "model")
+
+    def model(x, w, w2):
+        return jnp.tanh(row_parallel_matmul(x, w)) @ w2
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), None,
+                    NamedSharding(mesh, P(None, "model")))
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)), spec((32, 32)))
+
+
+def shard_map_partial_manual() -> str:
+    # Manual over "data" only: JAX then emits open sharding constraints on
+    # values inside the body (including inside the all_reduce region).
+    mesh = make_mesh((2, 4))
+
+    @functools.partial(jax.shard_map, mesh=mesh, in_specs=P("data"), out_specs=P("data"),
+                       axis_names={"data"})
+    def normalize_over_data(a):
+        return a / lax.psum(a.sum(0, keepdims=True), "data")
+
+    def model(x, w):
+        y = lax.with_sharding_constraint(x @ w, NamedSharding(mesh, P("data", P.UNCONSTRAINED)))
+        return normalize_over_data(y)
+
+    in_shardings = (NamedSharding(mesh, P("data", "model")), NamedSharding(mesh, P("model", None)))
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)),
+                 out_shardings=NamedSharding(mesh, P(None, "model")))
+
+
+def shard_alike_model() -> str:
+    mesh = make_mesh((2, 4))
+
+    def model(x, y, w, v):
+        a, b = shard_alike(jnp.sin(x), jnp.cos(y))
+        # JAX reuses one lowering for shard_alike calls with identical operand
+        # types, merging their groups; distinct shapes keep two groups.
+        c, d = shard_alike(a @ w, b @ v)
+        return c + d
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), None,
+                    NamedSharding(mesh, P(None, "model")), None)
+    text = lower(model, in_shardings, spec((16, 32)), spec((16, 32)), spec((32, 64)),
+                 spec((32, 64)))
+    return _renumber_sharding_groups(text)
+
+
+def _renumber_sharding_groups(text):
+    # JAX draws group ids from a process-wide counter; renumber them from 0 so
+    # the text does not depend on what was lowered before.
+    ids = {}
+    return re.sub(r"group_id=(\d+)",
+                  lambda m: "group_id=%d" % ids.setdefault(m.group(1), len(ids)), text)
+
+
+# --------------------------------------------------------------------------
+# Constants, iota and scalar broadcasts with several users
+
+
+_OFFSETS = np.linspace(0.0, 1.0, 32, dtype=np.float32)
+
+
+def constants_iota() -> str:
+    mesh = make_mesh((2, 4))
+
+    def model(x, y, scale):
+        positions = jnp.arange(x.shape[1], dtype=F32)  # one iota, two users
+        a = x + positions
+        b = y * positions
+        a = a + _OFFSETS  # one closed-over constant, two users
+        b = b - _OFFSETS
+        ones = jnp.ones_like(x)  # broadcast scalar constant
+        return a * scale + b * scale + ones, jnp.full((4,), 2.0) * scale
+
+    in_shardings = (NamedSharding(mesh, P("data", None)),
+                    NamedSharding(mesh, P(None, "model")), None)
+    return lower(model, in_shardings, spec((16, 32)), spec((16, 32)), spec(()))
+
+
+# --------------------------------------------------------------------------
+# Conv net
+
+
+def convnet_grad() -> str:
+    mesh = make_mesh((2, 4))
+    dims = ("NHWC", "HWIO", "NHWC")
+
+    def pool(x, op, init):
+        return lax.reduce_window(x, init, op, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+
+    def net(params, images):
+        x = lax.conv_general_dilated(images, params["k1"], (1, 1), "SAME", dimension_numbers=dims)
+        x = pool(jax.nn.relu(x), lax.max, -jnp.inf)  # max pool
+        x = lax.conv_general_dilated(x, params["k2"], (1, 1), "SAME", dimension_numbers=dims)
+        x = pool(jax.nn.relu(x), lax.add, 0.0) / 4.0  # avg pool
+        return x.reshape(x.shape[0], -1) @ params["dense"]
+
+    def loss(params, images, labels):
+        return -jnp.mean(jnp.sum(jax.nn.log_softmax(net(params, images)) * labels, -1))
+
+    params = {"k1": spec((3, 3, 4, 8)), "k2": spec((3, 3, 8, 8)), "dense": spec((128, 16))}
+    param_shardings = shardings(mesh, {"k1": P(), "k2": P(), "dense": P(None, "model")})
+    data_parallel = NamedSharding(mesh, P("data"))
+    return lower(jax.value_and_grad(loss), (param_shardings, data_parallel, data_parallel),
+                 params, spec((8, 16, 16, 4)), spec((8, 16)))
+
+
+# --------------------------------------------------------------------------
+# Mixture of experts
+
+
+def moe_expert_parallel() -> str:
+    mesh = make_mesh((2, 2, 2), ("data", "expert", "model"))
+    experts, top_k = 4, 2
+
+    def layer(x, w_gate, w_in, w_out):
+        probs = jax.nn.softmax(x @ w_gate, -1)
+        gate, chosen = lax.top_k(probs, top_k)
+        routed = jax.nn.one_hot(chosen, experts, dtype=F32)  # [tokens, k, experts]
+        dispatch = routed.sum(1)
+        combine = jnp.einsum("tk,tke->te", gate, routed)
+        expert_in = jnp.einsum("te,td->etd", dispatch, x)
+        expert_in = lax.with_sharding_constraint(
+            expert_in, NamedSharding(mesh, P("expert", "data", None)))
+        hidden = jax.nn.relu(jnp.einsum("etd,edf->etf", expert_in, w_in))
+        expert_out = jnp.einsum("etf,efd->etd", hidden, w_out)
+        return jnp.einsum("etd,te->td", expert_out, combine)
+
+    in_shardings = shardings(mesh, (P("data", None), P(None, None),
+                                    P("expert", None, "model"), P("expert", "model", None)))
+    return lower(layer, in_shardings, spec((16, 32)), spec((32, experts)),
+                 spec((experts, 32, 64)), spec((experts, 64, 32)))
+
+
+# --------------------------------------------------------------------------
+# Custom calls
+
+
+def custom_calls() -> str:
+    # Nested jit (private funcs + calls), a LAPACK custom call that carries its
+    # own sdy.sharding_rule, and ApproxTopK with a comparator computation.
+    mesh = make_mesh((2, 4))
+
+    @jax.jit
+    def gram(x):
+        return x.T @ x + jnp.eye(x.shape[1])
+
+    def model(x, scores):
+        chol = jnp.linalg.cholesky(gram(x))
+        values, _ = lax.approx_max_k(scores, 4)
+        return chol, values
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P("data", "model")))
+    return lower(model, in_shardings, spec((16, 8)), spec((16, 32)))
+
+
+# --------------------------------------------------------------------------
+# User priorities
+
+_PRIORITY_SOURCE = "gpt_fsdp_2x4"  # weights mix "data" and "model" dims
+_ARG_SHARDING_RE = re.compile(r"(%arg(\d+): [^{,]*\{sdy\.sharding = #sdy\.sharding<@\w+, \[)(.*?)(\]>)")
+_DIM_SHARDING_RE = re.compile(r"\{([^{}]*)\}")
+
+
+def _with_priorities(dims_text, arg_index):
+    def annotate(match):
+        axes = match.group(1)
+        if not axes:
+            # Open every replicated dim of odd args, with a low priority.
+            return "{?}p1" if arg_index % 2 else "{}"
+        return "{%s}%s" % (axes, "p0" if '"data"' in axes else "p1")
+    return _DIM_SHARDING_RE.sub(annotate, dims_text)
+
+
+def user_priorities() -> str:
+    """gpt_fsdp_2x4 with user priorities added to the arguments of @main.
+
+    JAX has no way to emit priorities, so this rewrites the lowered text:
+    in each argument sharding of @main, dims sharded on "data" get p0, other
+    sharded dims get p1, and on odd-numbered arguments replicated dims become
+    open with p1 (`{}` -> `{?}p1`). Shardings elsewhere are left as lowered.
+    """
+    text = MODELS[_PRIORITY_SOURCE]()
+    header_start = text.index("func.func public @main(")
+    header_end = text.index("\n", header_start)
+    header = _ARG_SHARDING_RE.sub(
+        lambda m: m.group(1) + _with_priorities(m.group(3), int(m.group(2))) + m.group(4),
+        text[header_start:header_end])
+    return text[:header_start] + header + text[header_end:]
+
+
+# --------------------------------------------------------------------------
+# Registry and cache
+
+
+MODELS: dict[str, Callable[[], str]] = {
+    "mlp_tp_2x4": lambda: mlp_tp((2, 4)),
+    "mlp_tp_4x2": lambda: mlp_tp((4, 2)),
+    "mlp_tp_2x4x1": mlp_size_one_axis,
+    "mlp_grad_2x4": mlp_grad,
+    "gpt_tp_2x4": lambda: _gpt((2, 4), scan=False, fsdp=False),
+    "gpt_fsdp_2x4": lambda: _gpt((2, 4), scan=False, fsdp=True),
+    "gpt_scan_tp_2x4": lambda: _gpt((2, 4), scan=True, fsdp=False),
+    "gpt_scan_fsdp_4x2": lambda: _gpt((4, 2), scan=True, fsdp=True),
+    "while_loop_2x4": while_loop_model,
+    "fori_loop_2x4": fori_loop_model,
+    "cond_switch_2x4": cond_model,
+    "shard_map_psum_2x4": shard_map_psum,
+    "shard_map_partial_2x4": shard_map_partial_manual,
+    "shard_alike_2x4": shard_alike_model,
+    "constants_iota_2x4": constants_iota,
+    "convnet_grad_2x4": convnet_grad,
+    "moe_2x2x2": moe_expert_parallel,
+    "custom_calls_2x4": custom_calls,
+    "user_priorities_2x4": user_priorities,
+}
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("SDY_DSL_MODEL_CACHE") or DEFAULT_CACHE_DIR)
+
+
+@functools.cache
+def _cache_key() -> str:
+    # The digest of this file makes edits to any model invalidate old copies.
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    return f"jax{jax.__version__}-jaxlib{jaxlib.__version__}-{digest}"
+
+
+@functools.cache
+def lowered(name: str) -> str:
+    """The lowered module text of model `name`, from the disk cache if present."""
+    if name not in MODELS:
+        raise KeyError(f"unknown model {name!r}; known: {', '.join(MODELS)}")
+    path = cache_dir() / f"{name}.{_cache_key()}.mlir"
+    try:
+        return path.read_text()
+    except FileNotFoundError:
+        pass
+    text = MODELS[name]()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Write then rename, so concurrent test workers never read a partial file.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{name}.", suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return text
+
+
+def main(argv) -> int:
+    if not argv or argv[0].startswith("-"):
+        print("usage: python -m tests.models.zoo OUTDIR [NAME ...]", file=sys.stderr)
+        return 2
+    out_dir, names = Path(argv[0]), argv[1:] or list(MODELS)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        start = time.perf_counter()
+        text = lowered(name)
+        (out_dir / f"{name}.mlir").write_text(text)
+        print(f"{name}: {text.count(chr(10))} lines, {time.perf_counter() - start:.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
