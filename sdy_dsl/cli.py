@@ -227,7 +227,9 @@ def process_chunk(text: str, first_line: int, fname: str, args: Args, registry, 
             handler.detach()
     ok = output is not None
     if not args.verify:
-        return ok, output, [diagnostics.format(fname, *d) for d in diags]
+        # Notes that only dump the failing op span many lines; the error says enough.
+        shown = [d for d in diags if not diagnostics.is_op_dump_note(*d)]
+        return ok, output, [diagnostics.format(fname, *d) for d in shown]
     errors = diagnostics.verify(diags, text, first_line, fname)
     return not errors, output, errors
 

@@ -87,6 +87,10 @@ def expectations(text: str, first_line: int) -> list[Expected]:
     return found
 
 
+def is_op_dump_note(severity: str, pos, message: str) -> bool:
+    return severity == "note" and bool(_OP_DUMP_NOTE.match(message))
+
+
 def verify(diags, text: str, first_line: int, fname: str) -> list[str]:
     """Errors (formatted) for unexpected diagnostics and unmet expectations."""
     wanted = expectations(text, first_line)

@@ -278,7 +278,8 @@ def parse_pattern(text: str) -> Pattern:
     try:
         lines = PATTERN.parse_string(text, parse_all=True)
     except pp.ParseBaseException as e:
-        raise SyntaxErrorAt(e.loc, f"invalid pattern: {e.msg}") from None
+        why = e.msg if "end of text" not in e.msg else "cannot parse from here (unclosed bracket or unknown syntax)"
+        raise SyntaxErrorAt(e.loc, f"invalid pattern: {why}") from None
     return Pattern(list(lines))
 
 
@@ -368,4 +369,5 @@ def parse_expr(text: str) -> Expr:
     try:
         return EXPR.parse_string(text, parse_all=True)[0]
     except pp.ParseBaseException as e:
-        raise SyntaxErrorAt(e.loc, f"invalid expression: {e.msg}") from None
+        why = e.msg if "end of text" not in e.msg else "cannot parse from here (unclosed bracket or unknown syntax)"
+        raise SyntaxErrorAt(e.loc, f"invalid expression: {why}") from None

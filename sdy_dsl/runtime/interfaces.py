@@ -2,8 +2,9 @@
 
 Answers: where does a value's sharding live (so `sharding_of(value)` and
 `set_sharding(value, s)` work for any op), which ops are collectives and with
-which properties. Data-flow edge declarations are added by the data-flow
-passes' work; the table below is keyed by op name, never by Python branches.
+which properties, which ops own data-flow edges (`data-flow:`, see
+DataFlowDecl). The table is keyed by op name (plus optional `when:` attribute
+conditions), never by Python branches.
 """
 from __future__ import annotations
 
@@ -26,10 +27,48 @@ class SlotDecl:
 
 
 @dataclass
+class DataFlowDecl:
+    """Which values of an op own data-flow edges, and what each edge joins.
+
+    `when` holds attribute conditions (name -> printed value or string); the
+    first declaration of an op whose conditions hold applies. Owners are the
+    op's results (`result-owners`) and/or the arguments of its regions' blocks
+    (`block-arg-owners`). An edge owned by result i joins the sources
+    operand i (`sources: operands`) and operand i of the terminator of each
+    listed region (`terminators`), and its non-owner targets are argument i
+    of the listed regions' blocks (`non-owner-targets`). An edge owned by
+    block argument i joins operand i of the op and result i's terminator
+    operand. `strip-manual-axes: ATTR` says the block-argument owner
+    shardings are the in-shardings without the manual axes named in ATTR.
+    """
+    when: dict = field(default_factory=dict)
+    result_owners: bool = False
+    block_arg_owners: bool = False
+    source_operands: bool = False
+    source_terminators: tuple = ()  # "all" or region indices
+    non_owner_target_regions: tuple = ()
+    strip_manual_axes: str | None = None
+
+    def applies_to(self, op: ir.Operation) -> bool:
+        attrs = op.attributes
+        for name, expected in self.when.items():
+            if name not in attrs:
+                return False
+            attr = attrs[name]
+            if ir.StringAttr.isinstance(attr):
+                if ir.StringAttr(attr).value != str(expected):
+                    return False
+            elif str(attr) != str(expected):
+                return False
+        return True
+
+
+@dataclass
 class OpInterfaces:
     results: SlotDecl | None = None
     block_args: SlotDecl | None = None
     collective: dict | None = None
+    data_flow: list = field(default_factory=list)  # of DataFlowDecl
     extra: dict = field(default_factory=dict)
 
 
@@ -53,7 +92,17 @@ class InterfaceRegistry:
         if "default" in doc:
             self.default = self._decl(doc["default"], doc.loc_of("default"))
         for name, body in (doc.get("ops") or {}).items():
-            self.ops[name] = self._decl(body, doc["ops"].loc_of(name))
+            decl = self._decl(body, doc["ops"].loc_of(name))
+            previous = self.ops.get(name)
+            if previous is not None:
+                # A later file (a user's rules directory) refines an op: its
+                # data-flow declarations are tried first, the rest is kept
+                # unless redeclared.
+                decl.data_flow = decl.data_flow + previous.data_flow
+                decl.results = decl.results or previous.results
+                decl.block_args = decl.block_args or previous.block_args
+                decl.collective = decl.collective if decl.collective is not None else previous.collective
+            self.ops[name] = decl
         self.sources.append(Path(path))
 
     def _decl(self, body, loc) -> OpInterfaces:
@@ -68,8 +117,48 @@ class InterfaceRegistry:
                 decl.block_args = self._slot(value, vloc, allow_func=True)
             elif key == "collective":
                 decl.collective = dict(value or {})
+            elif key == "data-flow":
+                items = value if isinstance(value, list) else [value]
+                locs = value.item_locs if isinstance(value, list) else [vloc]
+                decl.data_flow = [self._data_flow(item, iloc) for item, iloc in zip(items, locs)]
             else:
                 decl.extra[key] = value
+        return decl
+
+    @staticmethod
+    def _data_flow(body, loc) -> DataFlowDecl:
+        if not isinstance(body, dict):
+            raise loc.error("a data-flow declaration is a mapping (owners, sources, ...)")
+        known = ("when", "owners", "sources", "non-owner-targets", "strip-manual-axes")
+        for key in body:
+            if key not in known:
+                raise body.key_loc(key).error(f"data-flow: unknown key '{key}' (expected one of: {', '.join(known)})")
+        decl = DataFlowDecl()
+        when = body.get("when") or {}
+        if not isinstance(when, dict):
+            raise body.loc_of("when").error("'when' is a mapping of attribute name to value")
+        decl.when = {str(k): v for k, v in when.items()}
+        owners = body.get("owners") or []
+        for owner in owners:
+            if owner not in ("results", "block-args"):
+                raise body.loc_of("owners").error(f"unknown owner kind '{owner}' (expected results or block-args)")
+        decl.result_owners = "results" in owners
+        decl.block_arg_owners = "block-args" in owners
+        for source in body.get("sources") or []:
+            if source == "operands":
+                decl.source_operands = True
+            elif isinstance(source, dict) and set(source) == {"terminators"}:
+                regions = source["terminators"]
+                decl.source_terminators = ("all",) if regions == "all" else tuple(int(r) for r in regions)
+            else:
+                raise body.loc_of("sources").error("a source is 'operands' or {terminators: all | [REGION, ...]}")
+        targets = body.get("non-owner-targets") or {}
+        if targets:
+            if not isinstance(targets, dict) or set(targets) != {"block-args-of"}:
+                raise body.loc_of("non-owner-targets").error("expected {block-args-of: [REGION, ...]}")
+            decl.non_owner_target_regions = tuple(int(r) for r in targets["block-args-of"])
+        if "strip-manual-axes" in body:
+            decl.strip_manual_axes = str(body["strip-manual-axes"])
         return decl
 
     @staticmethod
@@ -92,6 +181,17 @@ class InterfaceRegistry:
     def is_collective(self, op_name: str) -> bool:
         decl = self.ops.get(op_name)
         return decl is not None and decl.collective is not None
+
+    def data_flow(self, op) -> DataFlowDecl | None:
+        """The data-flow declaration that applies to an op, if any."""
+        op = operation(op)
+        decl = self.ops.get(op.name)
+        if decl is None:
+            return None
+        for df in decl.data_flow:
+            if df.applies_to(op):
+                return df
+        return None
 
 
 registry = InterfaceRegistry()

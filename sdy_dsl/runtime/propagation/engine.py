@@ -1,0 +1,962 @@
+"""The propagation driver: sdy-{basic,aggressive,op-priority,user-priority}-propagate.
+
+The levels nest, each a function calling the one inside it:
+
+    user_priority_propagate  (per user priority p0, p1, ...: only dims <= p propagate)
+      op_priority_propagate  (per op heuristic 0..n: directions from heuristics[:i+1])
+        aggressive_propagate (strategy list: aggressive | basic | basic then aggressive)
+          basic_propagate    (func results; worklist to a fixed point; func results)
+
+`basic_propagate` replays the reference's rewrite driver: a LIFO worklist
+seeded with every op in pre-order (so ops pop in program order), ops whose
+results are unused and that have no side effects are erased when popped,
+and after an op's propagation changes a value, the value's defining op and
+users are pushed (with their ancestors) so they pop next. Rounds repeat until
+one changes nothing.
+
+Shardings are kept in memory while propagating (read lazily from the IR,
+written back once at the end): see ShardingStore.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, Sequence
+
+from jaxlib.mlir import ir
+
+from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
+from ..sharding import DimSharding, Mesh, TensorSharding, codec
+from ..values import SHARDING_ATTR, operation
+from .dataflow import DATA_FLOW_EDGE, DataFlowEdges, DefaultDataFlowEdges, owning_op
+from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
+                                 intersect_directions, union_directions)
+from .heuristics import Heuristic, HeuristicOp, default_heuristics
+from .projection import ShardingProjection
+
+MAX_ROUNDS = 10
+
+RuleProvider = Callable[[ir.Operation, bool], "OpShardingRule | None"]
+GetDirection = Callable[[ir.Operation, int], Direction]
+
+
+class PropagationError(Exception):
+    pass
+
+
+def propagate_any(op, factor: int) -> Direction:
+    return Direction.BOTH
+
+
+def default_rule_provider(op: ir.Operation, conservative: bool):
+    from ..op_sharding_rule_registry import sharding_rule_for  # owned by the registry helper
+    return sharding_rule_for(op, conservative=conservative)
+
+
+def identity_rule(shape: Sequence[int], num_operands: int = 1) -> OpShardingRule:
+    dims = tuple((i,) for i in range(len(shape)))
+    return OpShardingRule(tuple(shape), (dims,) * num_operands, (dims,))
+
+
+def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
+    t = value_type
+    if not isinstance(t, ir.RankedTensorType):
+        return None
+    if not t.has_static_shape:
+        return None
+    return tuple(t.shape)
+
+
+def _rank(value_type: ir.Type) -> int:
+    if isinstance(value_type, ir.RankedTensorType):
+        return value_type.rank
+    return 0
+
+
+def fully_open(mesh_name: str, rank: int) -> TensorSharding:
+    return TensorSharding(mesh_name, tuple(DimSharding((), False) for _ in range(rank)))
+
+
+# ----------------------------------------------------------------- dead ops
+
+# Ops that must stay even when unused (memory effects, or no effect interface).
+_KEEP_ALIVE = frozenset("""
+    stablehlo.all_reduce stablehlo.all_gather stablehlo.all_to_all stablehlo.collective_permute
+    stablehlo.collective_broadcast stablehlo.reduce_scatter stablehlo.rng stablehlo.send
+    stablehlo.recv stablehlo.infeed stablehlo.outfeed stablehlo.composite
+    sdy.sharding_constraint sdy.sharding_group sdy.data_flow_edge sdy.mesh func.func func.call
+    func.call_indirect
+    builtin.module
+""".split())
+_PURE_DIALECTS = ("stablehlo.", "sdy.", "chlo.", "tensor.", "arith.")
+
+
+def would_be_trivially_dead(op: ir.Operation) -> bool:
+    name = op.name
+    if name in _KEEP_ALIVE or not name.startswith(_PURE_DIALECTS):
+        return False
+    if name == "stablehlo.custom_call":
+        attr = op.attributes["has_side_effect"] if "has_side_effect" in op.attributes else None
+        if attr is not None and ir.BoolAttr(attr).value:
+            return False
+    for region in op.regions:
+        for block in region.blocks:
+            for nested in block.operations:
+                if not would_be_trivially_dead(nested.operation):
+                    return False
+    return True
+
+
+# ----------------------------------------------------------------- worklist
+
+
+class Worklist:
+    """LIFO with de-duplication (a pushed op already queued keeps its place)."""
+
+    __slots__ = ("items", "index")
+
+    def __init__(self):
+        self.items: list = []
+        self.index: dict = {}
+
+    def push(self, op: ir.Operation) -> None:
+        if op in self.index:
+            return
+        self.index[op] = len(self.items)
+        self.items.append(op)
+
+    def reverse(self) -> None:
+        self.items.reverse()
+        n = len(self.items) - 1
+        self.index = {op: n - i for op, i in self.index.items()}
+
+    def pop(self):
+        items = self.items
+        while items:
+            op = items.pop()
+            if op is not None:
+                del self.index[op]
+                return op
+        return None
+
+    def remove(self, op) -> None:
+        i = self.index.pop(op, None)
+        if i is not None:
+            self.items[i] = None
+
+    def __bool__(self):
+        return bool(self.index)
+
+
+# ----------------------------------------------------------------- engine
+
+
+class PropagationEngine:
+    """Sharding state of one module plus the per-op propagation step."""
+
+    def __init__(self, module_op, *, rule_provider: RuleProvider | None = None,
+                 dataflow: DataFlowEdges | None = None, conservative: bool = False,
+                 trace: Callable | None = None):
+        self.module = operation(module_op)
+        self.rule_provider = rule_provider or default_rule_provider
+        self.dataflow = dataflow or DefaultDataFlowEdges()
+        self.conservative = conservative
+        self.trace = trace
+        self.meshes: dict[str, Mesh] = {}
+        body = self.module.regions[0].blocks[0]
+        self.funcs: list[ir.Operation] = []
+        for op in body.operations:
+            op = op.operation
+            if op.name == "sdy.mesh":
+                name = ir.StringAttr(op.attributes["sym_name"]).value
+                self.meshes[name] = codec.mesh(op.attributes["mesh"])
+            elif op.name == "func.func":
+                self.funcs.append(op)
+        # In-memory sharding state, loaded lazily: per-value ops (list per op),
+        # single-attr ops, func args and results.
+        self._per_value: dict[ir.Operation, list | None] = {}
+        self._single: dict[ir.Operation, TensorSharding | None] = {}
+        self._func_args: dict[tuple, TensorSharding | None] = {}
+        self._func_results: dict[tuple, TensorSharding | None] = {}
+        self._dirty: set = set()
+        # Rules: op -> rule (None when the op has none); `_rule_attached` are
+        # the ops that carry (or will carry) a sdy.sharding_rule attribute.
+        self._rules: dict[ir.Operation, OpShardingRule | None] = {}
+        self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
+        self._build_sharding_groups()
+
+    # ------------------------------------------------------------- meshes
+
+    def mesh(self, sharding: TensorSharding) -> Mesh | None:
+        if sharding.mesh_name is None:
+            return sharding.inline_mesh
+        return self.meshes.get(sharding.mesh_name)
+
+    @staticmethod
+    def _mesh_is_empty(mesh: Mesh | None) -> bool:
+        return mesh is None or (not mesh.axes and not mesh.device_ids)
+
+    def common_mesh_name(self, shardings: Iterable[TensorSharding | None]) -> str | None:
+        mesh, name = None, None
+        for sharding in shardings:
+            if sharding is None:
+                continue
+            other = self.mesh(sharding)
+            if mesh is None or self._mesh_is_empty(mesh):
+                mesh, name = other, sharding.mesh_name
+            elif other != mesh and not self._mesh_is_empty(other):
+                return None
+        return name
+
+    # ------------------------------------------------------------- sharding groups
+
+    def _build_sharding_groups(self):
+        self.group_of: dict[ir.Value, int] = {}
+        self.group_members: dict[int, list[ir.Value]] = {}
+
+        def visit(op):
+            if op.name == "sdy.sharding_group":
+                gid = ir.IntegerAttr(op.attributes["group_id"]).value
+                value = op.operands[0]
+                if value not in self.group_of:
+                    self.group_of[value] = gid
+                    self.group_members.setdefault(gid, []).append(value)
+            return ir.WalkResult.ADVANCE
+
+        self.module.walk(visit)
+
+    # ------------------------------------------------------------- sharding access
+
+    def shardable_value(self, value: ir.Value) -> ir.Value | None:
+        edge = self.dataflow.edge_of_target(value)
+        if edge is not None:
+            return edge.results[0]
+        if isinstance(value, ir.OpResult):
+            return value
+        parent = value.owner.owner
+        if parent is not None and self.dataflow.is_shardable_block_arg_owner(parent.operation):
+            return value
+        return None
+
+    def get(self, value: ir.Value) -> TensorSharding | None:
+        value = self.shardable_value(value)
+        if value is None:
+            return None
+        if isinstance(value, ir.OpResult):
+            op = value.owner.operation
+            name = op.name
+            if name in _SINGLE_SHARDING_OPS:
+                return self._get_single(op)
+            if name in _REGION_SHARDING_OPS:
+                return self._region_op_sharding(op, "out_shardings", value.result_number)
+            shardings = self._get_per_value(op)
+            return None if shardings is None else shardings[value.result_number]
+        parent = value.owner.owner.operation
+        if parent.name == "func.func":
+            return self.get_func_arg(parent, value.arg_number)
+        return self._region_op_sharding(parent, "in_shardings", value.arg_number)
+
+    def set(self, value: ir.Value, sharding: TensorSharding) -> None:
+        value = self.shardable_value(value)
+        assert value is not None, "setting the sharding of an unshardable value"
+        if isinstance(value, ir.OpResult):
+            op = value.owner.operation
+            name = op.name
+            if name in _SINGLE_SHARDING_OPS:
+                self._single[op] = sharding
+                self._dirty.add(("single", op))
+                return
+            if name in _REGION_SHARDING_OPS:
+                raise PropagationError(f"setting a sharding on a {name} result without a "
+                                       "data-flow edge is not supported")
+            shardings = self._get_per_value(op)
+            if shardings is None:
+                shardings = [fully_open(sharding.mesh_name, _rank(r.type)) for r in op.results]
+                self._per_value[op] = shardings
+            shardings[value.result_number] = sharding
+            self._dirty.add(("per_value", op))
+            return
+        parent = value.owner.owner.operation
+        if parent.name == "func.func":
+            self._func_args[(parent, value.arg_number)] = sharding
+            self._dirty.add(("arg", parent, value.arg_number))
+            return
+        raise PropagationError(f"setting a sharding on a {parent.name} block argument without "
+                               "a data-flow edge is not supported")
+
+    def _get_single(self, op: ir.Operation) -> TensorSharding | None:
+        try:
+            return self._single[op]
+        except KeyError:
+            attrs = op.attributes
+            sharding = codec.tensor_sharding(attrs["sharding"]) if "sharding" in attrs else None
+            self._single[op] = sharding
+            return sharding
+
+    def _get_per_value(self, op: ir.Operation) -> list | None:
+        try:
+            return self._per_value[op]
+        except KeyError:
+            attrs = op.attributes
+            shardings = (list(codec.sharding_per_value(attrs[SHARDING_ATTR]))
+                         if SHARDING_ATTR in attrs else None)
+            self._per_value[op] = shardings
+            return shardings
+
+    def _region_op_sharding(self, op, key, index) -> TensorSharding | None:
+        attrs = op.attributes
+        if key not in attrs:
+            return None
+        sharding = codec.sharding_per_value(attrs[key])[index]
+        if op.name == "sdy.manual_computation" and key == "in_shardings":
+            from .dataflow import erase_manual_axes
+            sharding = erase_manual_axes(sharding, set(codec.manual_axes(
+                attrs["manual_axes"]).axes))
+        return sharding
+
+    def get_func_arg(self, func: ir.Operation, index: int) -> TensorSharding | None:
+        key = (func, index)
+        try:
+            return self._func_args[key]
+        except KeyError:
+            sharding = _func_attr_sharding(func, "arg_attrs", index)
+            self._func_args[key] = sharding
+            return sharding
+
+    def get_func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
+        key = (func, index)
+        try:
+            return self._func_results[key]
+        except KeyError:
+            sharding = _func_attr_sharding(func, "res_attrs", index)
+            self._func_results[key] = sharding
+            return sharding
+
+    def set_func_result(self, func: ir.Operation, index: int, sharding: TensorSharding) -> None:
+        self._func_results[(func, index)] = sharding
+        self._dirty.add(("res", func, index))
+
+    def edge_sharding(self, edge: ir.Operation) -> TensorSharding | None:
+        return self._get_single(edge)
+
+    def set_edge_sharding(self, edge: ir.Operation, sharding: TensorSharding) -> None:
+        self._single[edge] = sharding
+        self._dirty.add(("single", edge))
+
+    def flush(self) -> None:
+        """Write every changed sharding back to the IR.
+
+        Writes are gathered first: an ir.Operation's hash changes when its
+        attributes do, so no op-keyed lookup may follow a write.
+        """
+        writes = []
+        for key in self._dirty:
+            kind, op = key[0], key[1]
+            if kind == "per_value":
+                writes.append((kind, op, None, self._per_value[op]))
+            elif kind == "single":
+                writes.append((kind, op, None, self._single[op]))
+            elif kind == "arg":
+                writes.append((kind, op, key[2], self._func_args[(op, key[2])]))
+            elif kind == "res":
+                writes.append((kind, op, key[2], self._func_results[(op, key[2])]))
+        self._dirty.clear()
+        # Func attributes: group per func so each array is rebuilt once.
+        func_writes: dict = {}
+        for kind, op, index, value in writes:
+            if kind == "per_value":
+                op.attributes[SHARDING_ATTR] = codec.sharding_per_value_attr(value)
+            elif kind == "single":
+                op.attributes["sharding"] = codec.tensor_sharding_attr(value)
+            else:
+                func_writes.setdefault(id(op), (op, []))[1].append((kind, index, value))
+        for op, entries in func_writes.values():
+            _write_func_shardings(op, entries)
+
+    # ------------------------------------------------------------- rules
+
+    def rule_of(self, op: ir.Operation) -> OpShardingRule | None:
+        """getOrCreateShardingRule: the op's own attribute, or the registry's (attached)."""
+        try:
+            return self._rules[op]
+        except KeyError:
+            pass
+        attrs = op.attributes
+        if SHARDING_RULE_ATTR in attrs:
+            rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
+            self._rule_attached[op] = rule
+        else:
+            rule = self.rule_provider(op, self.conservative)
+            if rule is not None:
+                self._rule_attached[op] = rule
+        self._rules[op] = rule
+        return rule
+
+    def attached_rule(self, op: ir.Operation) -> OpShardingRule | None:
+        return self._rule_attached.get(op)
+
+    def finish_rules(self, keep: bool) -> None:
+        """Attach created rules (keep) or remove every non-custom rule (reference default)."""
+        if keep:
+            # Iterate items (no lookups): op hashes change as attributes are written.
+            for op, rule in list(self._rule_attached.items()):
+                if SHARDING_RULE_ATTR not in op.attributes:
+                    op.attributes[SHARDING_RULE_ATTR] = rule.to_attr(op.context)
+            return
+
+        def visit(op):
+            attrs = op.attributes
+            if SHARDING_RULE_ATTR in attrs:
+                rule = sdy_rule_is_custom(attrs[SHARDING_RULE_ATTR])
+                if not rule:
+                    del attrs[SHARDING_RULE_ATTR]
+            return ir.WalkResult.ADVANCE
+
+        self.module.walk(visit)
+
+    # ------------------------------------------------------------- one propagation step
+
+    def propagate_tensors(self, op: ir.Operation, operands: Sequence[ir.Value],
+                          results: Sequence[ir.Value], operand_shardings: list,
+                          result_shardings: list, set_operand, set_result, rule,
+                          direction_along_factor, strategy: BasicFactorPropagation,
+                          conservative: bool, notify) -> bool:
+        mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
+        if mesh_name is None:
+            return False
+        mesh = self.meshes.get(mesh_name)
+        if mesh is None:
+            return False
+        projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        updated_operands, updated_results = strategy.propagate(
+            projection, direction_along_factor, rule.factor_sizes, mesh, conservative, op)
+        any_updated = False
+        sizes = rule.factor_sizes
+        for i in sorted(updated_operands):
+            if self._update_tensor(operands[i], operand_shardings[i], set_operand, i,
+                                   projection.operands[i], rule.operand_mappings[i], sizes,
+                                   mesh_name, mesh, notify):
+                any_updated = True
+        for i in sorted(updated_results):
+            if self._update_tensor(results[i], result_shardings[i], set_result, i,
+                                   projection.results[i], rule.result_mappings[i], sizes,
+                                   mesh_name, mesh, notify):
+                any_updated = True
+        if self.trace is not None:
+            self.trace(op, operand_shardings, result_shardings, any_updated)
+        return any_updated
+
+    def _update_tensor(self, value, old, setter, index, factor_shardings, mapping, sizes,
+                       mesh_name, mesh, notify) -> bool:
+        new = factor_shardings.to_tensor_sharding(mapping, sizes, mesh_name, mesh)
+        if (old is None and new.is_fully_replicated) or new == old:
+            return False  # the reference warns: strided view needed
+        setter(index, new)
+        modified = self.shardable_value(value)
+        if notify is not None:
+            self.notify_sharding_modified(modified, notify)
+        gid = self.group_of.get(modified)
+        if gid is not None:
+            for member in self.group_members[gid]:
+                if member == modified:
+                    continue
+                self.set(member, new)
+                if notify is not None:
+                    self.notify_sharding_modified(member, notify)
+        return True
+
+    # ------------------------------------------------------------- notifications
+
+    def notify_users_modified(self, value: ir.Value, notify) -> None:
+        for use in value.uses:
+            user = use.owner.operation
+            edge = self.dataflow.edge_of_source(use)
+            if edge is not None:
+                notify(edge)
+            elif _is_terminator(user):
+                notify(user.parent.operation)
+            else:
+                notify(user)
+
+    def notify_sharding_modified(self, value: ir.Value, notify) -> None:
+        if isinstance(value, ir.OpResult):
+            op = value.owner.operation
+            if op.name == DATA_FLOW_EDGE:
+                for target in self.dataflow.non_owner_targets(op):
+                    self.notify_users_modified(target, notify)
+            notify(op)
+        else:
+            notify(value.owner.owner.operation)
+        self.notify_users_modified(value, notify)
+
+    # ------------------------------------------------------------- patterns
+
+    def propagate_registered_op(self, op, strategy, get_direction, notify) -> bool:
+        rule = self.rule_of(op)
+        if rule is None:
+            return False
+        operands = list(op.operands)
+        results = list(op.results)
+        if len(rule.operand_mappings) != len(operands) or len(rule.result_mappings) != len(results):
+            return False
+        operand_shardings = [self.get(v) for v in operands]
+        result_shardings = [self.get(v) for v in results]
+        return self.propagate_tensors(
+            op, operands, results, operand_shardings, result_shardings,
+            lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
+            rule, lambda f: get_direction(op, f), strategy, self.conservative, notify)
+
+    def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
+        result = edge.results[0]
+        shape = static_shape(result.type)
+        if shape is None:
+            return False
+        sources = self.dataflow.sources(edge)
+        source_shardings = [self.get(v) for v in sources]
+        result_sharding = self.dataflow.transform(edge, self.edge_sharding(edge), True)
+        return self.propagate_tensors(
+            edge, sources, [result], source_shardings, [result_sharding],
+            lambda i, s: self.set(sources[i], s),
+            lambda i, s: self.set_edge_sharding(edge, self.dataflow.transform(edge, s, False)),
+            identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
+            False, notify)
+
+    def propagate_barrier(self, op, strategy, notify) -> bool:
+        shape = static_shape(op.results[0].type)
+        if shape is None:
+            return False
+        direction = _barrier_direction(op.attributes["allowed_direction"])
+        operands, results = [op.operands[0]], [op.results[0]]
+        return self.propagate_tensors(
+            op, operands, results, [self.get(operands[0])], [self.get(results[0])],
+            lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
+            identity_rule(shape), lambda f: direction, strategy, False, notify)
+
+    def apply_patterns(self, op, strategy, get_direction, notify) -> bool:
+        name = op.name
+        if name == "sdy.propagation_barrier":
+            if self.propagate_barrier(op, strategy, notify):
+                return True
+        elif name == DATA_FLOW_EDGE:
+            if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
+                return True
+        elif name in _NO_RULE_OPS:
+            return False
+        return self.propagate_registered_op(op, strategy, get_direction, notify)
+
+    # ------------------------------------------------------------- func results
+
+    def result_funcs(self) -> list[ir.Operation]:
+        """The funcs whose results are tied to their return values: the reference
+        does this for the module's main func only (the single func, or `@main`)."""
+        if len(self.funcs) == 1:
+            return self.funcs
+        return [f for f in self.funcs
+                if ir.StringAttr(f.attributes["sym_name"]).value == "main"]
+
+    def propagate_func_results(self, strategy) -> None:
+        for func in self.result_funcs():
+            blocks = func.regions[0].blocks
+            if len(blocks) == 0:
+                continue
+            ret = _terminator_of(blocks[0])
+            for index, value in enumerate(ret.operands):
+                shape = static_shape(value.type)
+                if shape is None:
+                    continue
+                self.propagate_tensors(
+                    func, [value], [value], [self.get(value)],
+                    [self.get_func_result(func, index)],
+                    lambda i, s, v=value: self.set(v, s),
+                    lambda i, s, f=func, r=index: self.set_func_result(f, r, s),
+                    identity_rule(shape), propagate_any_factor, strategy, False, None)
+
+    # ------------------------------------------------------------- the rewrite driver
+
+    def run_to_fixed_point(self, strategy, get_direction) -> None:
+        for _ in range(MAX_ROUNDS):
+            worklist = Worklist()
+            for op in self._preorder():
+                worklist.push(op)
+            worklist.reverse()
+            changed = False
+            current = [None]
+
+            def notify(modified):
+                if modified != current[0]:
+                    self._push_with_ancestors(worklist, modified)
+
+            while worklist:
+                op = worklist.pop()
+                if op is None:
+                    break
+                if self._is_trivially_dead(op):
+                    self._erase(op, worklist)
+                    changed = True
+                    continue
+                current[0] = op
+                if self.apply_patterns(op, strategy, get_direction, notify):
+                    changed = True
+            if not changed:
+                return
+        raise PropagationError(f"Failed to converge after {MAX_ROUNDS} iterations.")
+
+    def _preorder(self) -> list[ir.Operation]:
+        out = []
+
+        def visit(op):
+            out.append(op.operation)
+            return ir.WalkResult.ADVANCE
+
+        for op in self.module.regions[0].blocks[0].operations:
+            op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+        return out
+
+    def _push_with_ancestors(self, worklist: Worklist, op: ir.Operation) -> None:
+        chain = [op]
+        parent = op.parent
+        while parent is not None:
+            parent = parent.operation
+            if parent == self.module:
+                break
+            chain.append(parent)
+            parent = parent.parent
+        for ancestor in chain:
+            worklist.push(ancestor)
+
+    def _is_trivially_dead(self, op: ir.Operation) -> bool:
+        for result in op.results:
+            if next(iter(result.uses), None) is not None:
+                return False
+        if _is_terminator(op) or op.name in ("func.func", "sdy.mesh"):
+            return False
+        return would_be_trivially_dead(op)
+
+    def _erase(self, op: ir.Operation, worklist: Worklist) -> None:
+        nested = []
+
+        def visit(inner):
+            nested.append(inner.operation)
+            return ir.WalkResult.ADVANCE
+
+        op.walk(visit, ir.WalkOrder.POST_ORDER)
+        erased = set(nested)
+        for inner in nested:
+            self._push_operand_definers(inner, worklist, erased)
+        for inner in nested:
+            worklist.remove(inner)
+            self._forget(inner)
+        op.erase()
+
+    def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased) -> None:
+        for operand in op.operands:
+            if not isinstance(operand, ir.OpResult) or operand.owner.operation in erased:
+                continue
+            other_user = None
+            more = False
+            for use in operand.uses:
+                user = use.owner.operation
+                if user == op or (other_user is not None and user == other_user):
+                    continue
+                if other_user is None:
+                    other_user = user
+                    continue
+                more = True
+                break
+            if not more:
+                self._push_with_ancestors(worklist, operand.owner.operation)
+
+    def _forget(self, op: ir.Operation) -> None:
+        self._per_value.pop(op, None)
+        self._single.pop(op, None)
+        self._rules.pop(op, None)
+        self._rule_attached.pop(op, None)
+        self._dirty.discard(("per_value", op))
+        self._dirty.discard(("single", op))
+
+    # ------------------------------------------------------------- user priorities
+
+    def sharding_refs(self) -> list[tuple[tuple, TensorSharding]]:
+        """Every (reference, sharding) the user-priority pass re-initializes.
+
+        Manual/named computation in/out shardings (edge targets) are left alone.
+        """
+        refs = []
+        for func in self.funcs:
+            n_args = len(func.regions[0].blocks[0].arguments) if func.regions[0].blocks else 0
+            for i in range(n_args):
+                s = self.get_func_arg(func, i)
+                if s is not None:
+                    refs.append((("arg", func, i), s))
+            ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+            for i in range(len(ftype.results)):
+                s = self.get_func_result(func, i)
+                if s is not None:
+                    refs.append((("res", func, i), s))
+
+        def visit(op):
+            op = op.operation
+            name = op.name
+            if name in _SINGLE_SHARDING_OPS:
+                s = self._get_single(op)
+                if s is not None:
+                    refs.append((("single", op), s))
+            elif name not in _REGION_SHARDING_OPS:
+                shardings = self._get_per_value(op)
+                if shardings is not None:
+                    for i, s in enumerate(shardings):
+                        if s is not None:
+                            refs.append((("pv", op, i), s))
+            return ir.WalkResult.ADVANCE
+
+        for func in self.funcs:
+            func.walk(visit, ir.WalkOrder.PRE_ORDER)
+        return refs
+
+    def get_ref(self, ref) -> TensorSharding | None:
+        kind = ref[0]
+        if kind == "arg":
+            return self.get_func_arg(ref[1], ref[2])
+        if kind == "res":
+            return self.get_func_result(ref[1], ref[2])
+        if kind == "single":
+            return self._get_single(ref[1])
+        return self._get_per_value(ref[1])[ref[2]]
+
+    def set_ref(self, ref, sharding: TensorSharding) -> None:
+        kind = ref[0]
+        if kind == "arg":
+            self._func_args[(ref[1], ref[2])] = sharding
+            self._dirty.add(("arg", ref[1], ref[2]))
+        elif kind == "res":
+            self.set_func_result(ref[1], ref[2], sharding)
+        elif kind == "single":
+            self._single[ref[1]] = sharding
+            self._dirty.add(("single", ref[1]))
+        else:
+            self._per_value[ref[1]][ref[2]] = sharding
+            self._dirty.add(("per_value", ref[1]))
+
+
+def _barrier_direction(attr) -> Direction:
+    """`allowed_direction` is stored as the enum's integer (NONE=0 ... BOTH=3)."""
+    if isinstance(attr, ir.IntegerAttr):
+        return Direction(attr.value)
+    return Direction.parse(re.search(r"(NONE|FORWARD|BACKWARD|BOTH)", str(attr)).group(1))
+
+
+def propagate_any_factor(factor: int) -> Direction:
+    return Direction.BOTH
+
+
+def sdy_rule_is_custom(attr) -> bool:
+    from jaxlib.mlir.dialects import sdy
+    return bool(sdy.OpShardingRuleAttr(attr).is_custom)
+
+
+def _func_attr_sharding(func: ir.Operation, key: str, index: int) -> TensorSharding | None:
+    attrs = func.attributes
+    if key not in attrs:
+        return None
+    d = ir.DictAttr(ir.ArrayAttr(attrs[key])[index])
+    if SHARDING_ATTR not in d:
+        return None
+    return codec.tensor_sharding(d[SHARDING_ATTR])
+
+
+def _write_func_shardings(func: ir.Operation, entries) -> None:
+    for key, kind in (("arg_attrs", "arg"), ("res_attrs", "res")):
+        mine = [(i, v) for k, i, v in entries if k == kind]
+        if not mine:
+            continue
+        attrs = func.attributes
+        if key in attrs:
+            dicts = list(ir.ArrayAttr(attrs[key]))
+        else:
+            ftype = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
+            count = len(ftype.inputs) if kind == "arg" else len(ftype.results)
+            dicts = [ir.DictAttr.get({}) for _ in range(count)]
+        for index, sharding in mine:
+            entries_of = {n.name: n.attr for n in ir.DictAttr(dicts[index])}
+            entries_of[SHARDING_ATTR] = codec.tensor_sharding_attr(sharding)
+            dicts[index] = ir.DictAttr.get(entries_of)
+        attrs[key] = ir.ArrayAttr.get(dicts)
+
+
+def _terminator_of(block) -> ir.Operation:
+    ops = block.operations
+    return ops[len(ops) - 1].operation
+
+
+_TERMINATORS = frozenset({"func.return", "stablehlo.return", "sdy.return", "mpmd.return"})
+
+
+def _is_terminator(op: ir.Operation) -> bool:
+    return op.name in _TERMINATORS
+
+
+# Ops whose result sharding is their `sharding` attribute.
+_SINGLE_SHARDING_OPS = frozenset({"sdy.data_flow_edge", "sdy.sharding_constraint", "sdy.reshard"})
+# Ops whose results/block args keep shardings in in_shardings/out_shardings.
+_REGION_SHARDING_OPS = frozenset({"sdy.manual_computation", "sdy.named_computation"})
+# Ops propagation never runs a registered rule on (structure, not data).
+_NO_RULE_OPS = frozenset({"func.func", "func.return", "sdy.mesh", "sdy.return",
+                          "stablehlo.return", "sdy.sharding_group"})
+
+
+# ================================================================= the nested levels
+
+
+def basic_propagate(engine: PropagationEngine, strategy: BasicFactorPropagation = BASIC,
+                    get_direction: GetDirection = propagate_any) -> None:
+    engine.propagate_func_results(strategy)
+    engine.run_to_fixed_point(strategy, get_direction)
+    engine.propagate_func_results(strategy)
+
+
+PROPAGATION_STRATEGIES = {
+    "aggressive": (AGGRESSIVE,),
+    "basic": (BASIC,),
+    "basic-then-aggressive": (BASIC, AGGRESSIVE),
+}
+
+
+def aggressive_propagate(engine: PropagationEngine, get_direction: GetDirection = propagate_any,
+                         propagation_strategy: str = "aggressive") -> None:
+    for strategy in PROPAGATION_STRATEGIES[propagation_strategy]:
+        basic_propagate(engine, strategy, get_direction)
+
+
+def op_based_direction(engine: PropagationEngine, heuristics: Sequence[Heuristic],
+                       get_direction: GetDirection) -> GetDirection:
+    def direction(op, factor: int) -> Direction:
+        view = HeuristicOp(op.name, op, engine.attached_rule(op))
+        acc = Direction.NONE
+        for heuristic in heuristics:
+            acc = union_directions(acc, heuristic(view, factor))
+        return intersect_directions(acc, get_direction(op, factor))
+    return direction
+
+
+def op_priority_propagate(engine: PropagationEngine, get_direction: GetDirection = propagate_any,
+                          heuristics: Sequence[Heuristic] | None = None,
+                          run_op_priority_propagation: bool = True,
+                          propagation_strategy: str = "aggressive") -> None:
+    if not run_op_priority_propagation:
+        aggressive_propagate(engine, get_direction, propagation_strategy)
+        return
+    heuristics = list(default_heuristics() if heuristics is None else heuristics)
+    for priority in range(len(heuristics)):
+        aggressive_propagate(engine, op_based_direction(engine, heuristics[:priority + 1],
+                                                        get_direction),
+                             propagation_strategy)
+
+
+def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
+    dims, replicated = [], list(sharding.replicated)
+    for dim in sharding.dims:
+        if (dim.priority or 0) == 0:
+            dims.append(DimSharding(dim.axes, dim.is_closed))
+        else:
+            replicated.extend(dim.axes)
+            dims.append(DimSharding((), True))
+    replicated.sort(key=lambda a: a.sort_key(mesh))
+    return TensorSharding(sharding.mesh_name, tuple(dims), tuple(replicated),
+                          sharding.unreduced, sharding.inline_mesh)
+
+
+def _updated_for_priority(current: TensorSharding, original: TensorSharding,
+                          priority: int) -> TensorSharding:
+    dims = list(current.dims)
+    seen = set()
+    for i, original_dim in enumerate(original.dims):
+        if (original_dim.priority or 0) == priority:
+            dims[i] = DimSharding(original_dim.axes, original_dim.is_closed)
+            seen.update(original_dim.axes)
+    replicated = tuple(a for a in current.replicated if a not in seen)
+    return TensorSharding(current.mesh_name, tuple(dims), replicated, current.unreduced,
+                          current.inline_mesh)
+
+
+def user_priority_propagate(engine: PropagationEngine, get_direction: GetDirection = propagate_any,
+                            heuristics: Sequence[Heuristic] | None = None,
+                            run_op_priority_propagation: bool = True,
+                            propagation_strategy: str = "aggressive") -> None:
+    per_priority: dict[int, list] = {}
+    for ref, sharding in engine.sharding_refs():
+        priorities = {d.priority for d in sharding.dims if (d.priority or 0) > 0}
+        for p in priorities:
+            per_priority.setdefault(p, []).append((ref, sharding))
+        engine.set_ref(ref, _initialized_for_priorities(sharding, engine.mesh(sharding)))
+
+    def run():
+        op_priority_propagate(engine, get_direction, heuristics, run_op_priority_propagation,
+                              propagation_strategy)
+
+    run()
+    for priority in sorted(per_priority):
+        for ref, original in per_priority[priority]:
+            engine.set_ref(ref, _updated_for_priority(engine.get_ref(ref), original, priority))
+        run()
+
+
+# ================================================================= entry point
+
+STRATEGIES = ("basic", "aggressive", "op-priority", "user-priority")
+
+
+def _check_shapes(module: ir.Operation) -> None:
+    problem = []
+
+    def visit(op):
+        for result in op.results:
+            t = result.type
+            if isinstance(t, ir.ShapedType) and not t.has_static_shape:
+                problem.append((op, f"Shardy propagation only supports ranked tensors with a "
+                                    f"static shape. type: {t}"))
+                return ir.WalkResult.INTERRUPT
+            if isinstance(t, ir.TupleType):
+                problem.append((op, f"Shardy propagation doesn't support tuples: {t}"))
+                return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    if problem:
+        op, message = problem[0]
+        raise PropagationError(f"{op.location}: {message}")
+
+
+def propagate(module_op, strategy: str = "user-priority", *, conservative: bool = False,
+              keep_sharding_rules: bool = False, heuristics: Sequence[Heuristic] | None = None,
+              debug_sharding_origins: bool = False, debug_propagation_edge_sharding: bool = False,
+              trace: Callable | None = None, rule_provider: RuleProvider | None = None,
+              dataflow: DataFlowEdges | None = None, run_op_priority_propagation: bool = True,
+              propagation_strategy: str = "aggressive") -> None:
+    """Run one of the reference propagation passes on `module_op` (mutated in place).
+
+    strategy: "basic" | "aggressive" | "op-priority" | "user-priority".
+    heuristics: op-priority heuristics (default: the reference's list).
+    rule_provider(op, conservative) -> OpShardingRule | None; default: the registry.
+    trace(op, operand_shardings, result_shardings, updated): called after each step.
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown propagation strategy '{strategy}'; expected one of {STRATEGIES}")
+    if debug_sharding_origins or debug_propagation_edge_sharding:
+        raise NotImplementedError("debug-sharding-origins / debug-propagation-edge-sharding")
+    module = operation(module_op)
+    _check_shapes(module)
+    engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
+                               conservative=conservative, trace=trace)
+    if strategy == "basic":
+        basic_propagate(engine)
+    elif strategy == "aggressive":
+        aggressive_propagate(engine, propagation_strategy=propagation_strategy)
+    elif strategy == "op-priority":
+        op_priority_propagate(engine, heuristics=heuristics,
+                              run_op_priority_propagation=run_op_priority_propagation,
+                              propagation_strategy=propagation_strategy)
+    else:
+        user_priority_propagate(engine, heuristics=heuristics,
+                                run_op_priority_propagation=run_op_priority_propagation,
+                                propagation_strategy=propagation_strategy)
+    engine.flush()
+    engine.finish_rules(keep_sharding_rules)

@@ -1,0 +1,173 @@
+"""Bad input of every kind: one line `where: error: ...`, a non-zero exit, no traceback,
+and an existing `-o` output left untouched."""
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from lit_runner import run_sdy_dsl
+
+GOOD = textwrap.dedent("""\
+    sdy.mesh @m = <["x"=2]>
+    func.func @f(%a: tensor<4xf32> {sdy.sharding = #sdy.sharding<@m, [{"x", ?}]>}) -> tensor<4xf32> {
+      return %a : tensor<4xf32>
+    }
+    """)
+
+
+def write(tmp_path: Path, name: str, text: str | bytes) -> str:
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return str(path)
+
+
+def fails_with(argv, pattern: str) -> str:
+    rc, out, err = run_sdy_dsl(argv)
+    assert rc != 0
+    assert out == ""
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert lines, "no error printed"
+    assert all(": note: " in line for line in lines[1:]), err  # one error line, maybe notes
+    assert re.search(pattern, lines[0]), lines[0]
+    return lines[0]
+
+
+def test_malformed_mlir_points_at_line_and_column(tmp_path):
+    bad = write(tmp_path, "bad.mlir", "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                                      "  %0 = stablehlo.add %a, %b : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n")
+    fails_with(["opt", bad, "-sdy-close-shardings"], rf"^{re.escape(bad)}:2:26: error: use of undeclared SSA value")
+
+
+@pytest.mark.parametrize("sharding,message", [
+    ('<@nowhere, [{"x"}]>', "unknown mesh: @nowhere"),
+    ('<@m, [{"y"}]>', 'unknown axis name: "y"'),
+    ('<@m, [{"x"}, {}]>', "sharding doesn't match tensor rank: 2 != 1"),
+])
+def test_invalid_sharding(tmp_path, sharding, message):
+    path = write(tmp_path, "s.mlir", GOOD.replace('<@m, [{"x", ?}]>', sharding))
+    fails_with(["opt", path, "-sdy-close-shardings"], rf"^{re.escape(path)}:2:1: error: .*{re.escape(message)}")
+
+
+def test_unknown_pass(tmp_path):
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "-sdy-no-such-pass"], r"^sdy-dsl: error: unknown pass 'sdy-no-such-pass'")
+
+
+def test_unknown_option(tmp_path):
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "-sdy-close-shardings=bogus=1"], r"has no option 'bogus'")
+
+
+def test_ill_typed_option(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "p.yaml").write_text(textwrap.dedent("""\
+        pass: sdy-test-typed-option
+        summary: A pass with a typed option.
+        options:
+          flag: {type: bool, default: false}
+        rules: []
+        """))
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "--rules", str(rules), "-sdy-test-typed-option=flag=maybe"],
+               r"option 'flag' expects a bool")
+
+
+@pytest.mark.parametrize("pipeline,message", [
+    ("builtin.module(sdy-close-shardings", "unbalanced"),
+    ("builtin.module(func.func(sdy-close-shardings))", "cannot be nested in func.func"),
+    ("builtin.module(no-such-mlir-pass)", "unknown pass or bad options: 'no-such-mlir-pass'"),
+])
+def test_bad_pipeline_string(tmp_path, pipeline, message):
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, f"--pass-pipeline={pipeline}"], re.escape(message))
+
+
+def test_bad_pipeline_yaml_points_at_entry(tmp_path):
+    pipeline = write(tmp_path, "p.yaml", "passes:\n  - sdy-close-shardings\n  - sdy-close-shardingz\n")
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["run", pipeline, path], rf"^{re.escape(pipeline)}:3:5: error: unknown pass 'sdy-close-shardingz'")
+
+
+def test_pipeline_yaml_option_type_checked(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "p.yaml").write_text("pass: sdy-test-typed-option\nsummary: s\noptions:\n"
+                                  "  flag: {type: bool, default: false}\nrules: []\n")
+    pipeline = write(tmp_path, "p.yaml", "passes:\n  - sdy-test-typed-option: {flag: 3}\n")
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["run", pipeline, path, "--rules", str(rules)],
+               rf"^{re.escape(pipeline)}:2:5: error: option 'flag' expects a bool")
+
+
+def test_invalid_yaml_syntax(tmp_path):
+    pipeline = write(tmp_path, "p.yaml", "passes: [sdy-close-shardings\n")
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["run", pipeline, path], rf"^{re.escape(pipeline)}:\d+:\d+: error: invalid YAML")
+
+
+RULE_FILE_ERRORS = [
+    # (rule file body, expected line:col, message)
+    ("pass: sdy-t\nsummary: s\nrules:\n  - id: r\n    match: \"$op = *\"\n    rewrite:\n      - sett_attr($op, \"a\", 1)\n",
+     "7:9", "unknown function 'sett_attr'"),
+    ("pass: sdy-t\nsummary: s\nrules:\n  - id: r\n    match: \"%r = sdy.reshard(%x\"\n    rewrite: []\n",
+     "5:29", "invalid pattern: cannot parse from here"),
+    ("pass: sdy-t\nsummary: s\nrulez: []\n", "3:1", "unknown key 'rulez'"),
+    ("pass: sdy-t\nsummary: s\nrules:\n  - id: r\n    match: \"$op = *\"\n    where: has_sharding($nope)\n    rewrite: []\n",
+     "6:25", "unbound metavariable '$nope'"),
+    ("pass: sdy-t\nsummary: s\nrules:\n  - id: r\n    match: \"$op = *\"\n    where: erase($op)\n    rewrite: []\n",
+     "6:12", "belongs in 'rewrite:'"),
+    ("pass: sdy-t\nsummary: s\nrules:\n  - id: r\n    match: \"$op = *\"\n    rewrite:\n      - remove_attr($op)\n",
+     "7:9", "'remove_attr' takes 2 argument"),
+    ("pass: sdy-t\nsummary: s\nrules:\n  - {id: r, match: \"$a = *\", rewrite: []}\n  - {id: r, match: \"$a = *\", rewrite: []}\n",
+     "5:5", "duplicate rule id 'r'"),
+    ("pass: sdy-t\nsummary: s\ndriver: {kind: fast}\nrules: []\n", "3:16", "unknown driver kind 'fast'"),
+]
+
+
+@pytest.mark.parametrize("body,position,message", RULE_FILE_ERRORS, ids=[m for _, _, m in RULE_FILE_ERRORS])
+def test_bad_rule_file_points_at_its_node(tmp_path, body, position, message):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule_file = rules / "t.yaml"
+    rule_file.write_text(body)
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
+               rf"^{re.escape(str(rule_file))}:{position}: error: .*{re.escape(message)}")
+
+
+def test_missing_input_file(tmp_path):
+    fails_with(["opt", str(tmp_path / "nope.mlir"), "-sdy-close-shardings"], r"cannot open input file .*No such file")
+
+
+def test_binary_garbage(tmp_path):
+    path = write(tmp_path, "g.mlir", bytes(range(256)) * 4)
+    fails_with(["opt", path, "-sdy-close-shardings"], r"error: input is (binary|not UTF-8)")
+
+
+def test_unknown_cli_flag(tmp_path):
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "--frobnicate"], r"unknown option or pass '--frobnicate'")
+    fails_with(["run", "p.yaml", path, "--frobnicate"], r"unknown option '--frobnicate'")
+
+
+def test_output_written_atomically_and_only_on_success(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous content\n")
+    bad = write(tmp_path, "bad.mlir", "func.func @f( {\n")
+    fails_with(["opt", bad, "-sdy-close-shardings", "-o", str(out)], "error")
+    assert out.read_text() == "previous content\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mlir", "out.mlir"]  # no temp file left
+
+    good = write(tmp_path, "good.mlir", GOOD)
+    rc, stdout, err = run_sdy_dsl(["opt", good, "-sdy-close-shardings", "-o", str(out)])
+    assert rc == 0, err
+    assert stdout == ""
+    assert '#sdy.sharding<@m, [{"x"}]>' in out.read_text()
