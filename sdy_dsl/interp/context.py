@@ -15,11 +15,12 @@ class RewriteContext:
     without a change would make a greedy driver spin).
     """
 
-    def __init__(self, anchor, options: dict, pass_name: str):
+    def __init__(self, anchor, options: dict, pass_name: str, rule_dir=None):
         self.anchor = operation(anchor)
         self.module = module_of(self.anchor)
         self.options = options
         self.pass_name = pass_name
+        self.rule_dir = rule_dir  # the directory of the running pass's rule file (data files beside it)
         self.codec = codec
         self.rewriter = None  # the MLIR PatternRewriter while inside its driver
         self.root = None  # the op the current rule matched

@@ -101,7 +101,7 @@ class PassRunner:
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
         anchor = as_operation(anchor)
-        ctx = RewriteContext(anchor, self.options, self.passdef.name)
+        ctx = RewriteContext(anchor, self.options, self.passdef.name, self.passdef.path.parent)
         for stage in self.passdef.stages:
             if stage.hook is not None:
                 try:

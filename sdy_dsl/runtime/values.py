@@ -159,6 +159,6 @@ def transform_all_shardings(root, fn: Callable[[TensorSharding], TensorSharding]
 
 def ranked_rank(value: ir.Value) -> int | None:
     t = value.type
-    if ir.RankedTensorType.isinstance(t):
-        return ir.RankedTensorType(t).rank
+    if isinstance(t, ir.RankedTensorType):
+        return t.rank
     return None
