@@ -97,6 +97,7 @@ class PassRunner:
         self.options = options
         self.observer = observer or Observer()
         self.error: BaseException | None = None
+        self._greedy = False
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -118,6 +119,7 @@ class PassRunner:
                 continue
             index, any_op = self._index(rules)
             kind = stage.driver.kind
+            self._greedy = kind == "greedy"
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op)
             else:
@@ -125,6 +127,9 @@ class PassRunner:
             if self.error is not None:
                 error, self.error = self.error, None
                 raise error
+            if ctx.errors:
+                # `error(...)` actions report every offending op, then the stage fails.
+                raise PassFailure(ctx.errors[0])
 
     @staticmethod
     def _index(rules: list[Rule]):
@@ -190,8 +195,10 @@ class PassRunner:
             raise SdyDslError(f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}",
                               rule.loc.path, rule.loc.line, rule.loc.col) from e
         if not ctx.changed:
+            # Counted as not applied. Under the greedy driver a rule that
+            # "succeeds" without a change would make it spin: say so once.
             key = (self.passdef.name, rule.id)
-            if key not in self.observer.warned_noop and (self.observer.trace or self.observer.collect_stats):
+            if self._greedy and key not in self.observer.warned_noop:
                 self.observer.warned_noop.add(key)
                 print(f"{rule.loc}: warning: rule '{rule.id}' matched '{op_name}' at {loc} but its rewrite "
                       f"changed nothing (counted as not applied)", file=self.observer.out())
