@@ -12,8 +12,9 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.mlir"))
 SIMPLE_PASSES = [
     "sdy-close-shardings", "sdy-drop-sharding-rules", "sdy-inline-meshes", "sdy-lift-inlined-meshes",
     "sdy-remove-size-one-axes", "sdy-remove-sharding-groups", "sdy-sharding-constraint-to-reshard",
+    "sdy-populate-op-sharding-rules",
 ]
-FUNC_LEVEL = {"sdy-drop-sharding-rules", "sdy-sharding-constraint-to-reshard"}
+FUNC_LEVEL = {"sdy-drop-sharding-rules", "sdy-sharding-constraint-to-reshard", "sdy-populate-op-sharding-rules"}
 # What the reference runs before propagation in Shardy's pipeline (the input propagation expects).
 IMPORT_PREFIX = ("inline,symbol-dce,sdy-lift-inlined-meshes,sdy-remove-size-one-axes,"
                  "sdy-constant-or-scalar-splitter,sdy-manual-axes-cleanup,sdy-add-data-flow-edges,"

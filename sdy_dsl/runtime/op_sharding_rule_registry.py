@@ -21,7 +21,7 @@ from ..errors import RuleFileError
 from ..hooks import hooks_of_module, load_hook_module
 from ..interp.yaml_loader import Loc, LocDict, LocList, LocStr, load_yaml
 from .op_sharding_rule import (
-    NEED_REPLICATION, NULL_DIM, PERMUTATION, REDUCTION, SHARDING_RULE_ATTR,
+    NEED_REPLICATION, NULL_DIM, PASS_THROUGH, PERMUTATION, REDUCTION, SHARDING_RULE_ATTR,
     OpShardingRule, RuleBuilder, tensor_shapes)
 
 __all__ = ["OpShardingRuleRegistry", "default_rule_file", "load_registry",
@@ -151,21 +151,21 @@ class Einsum(Declaration):
             builder.add_factor(dims[:num_operands], dims[num_operands:], size)
 
         for name in self.order:
-            size = None
+            size = size_where = None
             dims = []
             for (where, pattern, shape), count in zip(tensors, batch_counts):
                 if name in pattern.dims:
                     dim = count + pattern.dims.index(name)
                     if size is None:
-                        size = shape[dim]
+                        size, size_where = shape[dim], where
                     elif shape[dim] != size:
-                        raise self._error(op, f"factor '{name}' has size {size} in one tensor "
+                        raise self._error(op, f"factor '{name}' has size {size} in {size_where} "
                                               f"but {shape[dim]} in {where}")
                     dims.append(dim)
                 else:
                     dims.append(NULL_DIM)
             builder.add_factor(dims[:num_operands], dims[num_operands:], size,
-                               self.kinds.get(name, "pass_through"), name in self.blocked)
+                               self.kinds.get(name, PASS_THROUGH), name in self.blocked)
         return builder.build(is_custom=self.is_custom)
 
 
@@ -545,6 +545,9 @@ class OpShardingRuleRegistry:
             return ir.WalkResult.ADVANCE
 
         module_op = module_op.operation
+        if module_op.name == "func.func":  # run as a function pass
+            module_op.walk(visit, ir.WalkOrder.POST_ORDER)
+            return
         for region in module_op.regions:
             for block in region.blocks:
                 for op in block.operations:
