@@ -10,15 +10,18 @@ from pathlib import Path
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.interp.yaml_loader import load_yaml
+from sdy_dsl.passes import resolve_data_file
+from sdy_dsl.runtime.op_sharding_rule_registry import load_registry
 from sdy_dsl.runtime.propagation import heuristics_from_data, propagate
 
 HEURISTICS_FILE = "op_priority_heuristics.yaml"
+RULES_FILE = "op_sharding_rules.yaml"
 _BUILTIN_DIR = Path(__file__).resolve().parent
 
 
 def load_heuristics(rule_dir: Path):
-    """The heuristics file beside the running pass's rule file, else the built-in one."""
-    path = rule_dir / HEURISTICS_FILE
+    """The heuristics file: a user's (--rules DIR), else the one beside the running pass."""
+    path = resolve_data_file(HEURISTICS_FILE, rule_dir)
     if not path.is_file():
         path = _BUILTIN_DIR / HEURISTICS_FILE
     doc = load_yaml(path)
@@ -51,7 +54,9 @@ def _run(ctx: RewriteContext, strategy: str) -> None:
         Path(dump_dir).mkdir(parents=True, exist_ok=True)
         (Path(dump_dir) / f"{ctx.pass_name}.before.mlir").write_text(str(ctx.module))
     heuristics = load_heuristics(ctx.rule_dir) if strategy in ("op-priority", "user-priority") else None
+    registry = load_registry(resolve_data_file(RULES_FILE, _BUILTIN_DIR))
     propagate(ctx.module, strategy,
+              rule_provider=lambda op, conservative: registry.rule_for(op, conservative),
               conservative=options.get("conservative-propagation", False),
               keep_sharding_rules=options.get("keep-sharding-rules", False),
               heuristics=heuristics,

@@ -129,7 +129,7 @@ def int_value(attribute) -> int:
 @query
 def rank(value: ir.Value) -> int:
     t = value.type
-    return ir.ShapedType(t).rank if ir.ShapedType.isinstance(t) else 0
+    return t.rank if isinstance(t, ir.ShapedType) and t.has_rank else 0
 
 
 @query
@@ -344,3 +344,126 @@ def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
         if new != old:
             slot.write(new)
             ctx.mark_changed()
+
+
+@action
+def for_each(ctx: RewriteContext, items: Iterable, fn: Callable) -> None:
+    """Apply an action (a lambda, e.g. `$v => set_sharding($v, ...)`) to every item."""
+    for item in list(items):
+        fn(item)
+
+
+@action
+def error(ctx: RewriteContext, op, message: str) -> None:
+    """Emit an error diagnostic at `op`; the pass fails once the current stage has
+    visited every op (so every offending op is reported, as MLIR passes do)."""
+    ctx.emit_error(op, message)
+
+
+@action
+def fail(op, message: str) -> None:
+    """Emit an error diagnostic at `op` and stop the pass at once (no further op is checked)."""
+    from ..diagnostics import emit_error
+    emit_error(op, message)
+
+
+# --------------------------------------------------------------------------- queries: data-flow edges
+
+
+@query(name="reversed")
+def reversed_items(items: Iterable) -> list:
+    return list(reversed(list(items)))
+
+
+@query
+def is_static_shaped(value: ir.Value) -> bool:
+    """A ranked tensor with a static shape (tokens and tuples are not)."""
+    t = value.type
+    return isinstance(t, ir.RankedTensorType) and t.has_static_shape
+
+
+@query
+def is_data_flow_op(op) -> bool:
+    """Whether rules/interfaces.yaml declares data-flow edges for this op."""
+    return interfaces.registry.data_flow(op) is not None
+
+
+@query
+def keeps_edge_owner_shardings_divisible(op) -> bool:
+    decl = interfaces.registry.data_flow(op)
+    return decl is not None and decl.keep_divisible
+
+
+@query
+def data_flow_result_owners(op) -> list:
+    """The results of `op` that own data-flow edges (rules/interfaces.yaml `data-flow:`)."""
+    return interfaces.data_flow_result_owners(op)
+
+
+@query
+def data_flow_block_arg_owners(op) -> list:
+    """The block arguments of `op` that own data-flow edges."""
+    return interfaces.data_flow_block_arg_owners(op)
+
+
+@query
+def edge_owner_sharding(owner: ir.Value) -> TensorSharding | None:
+    """The sharding an edge owner keeps on its op (as the edge should hold it)."""
+    return interfaces.edge_owner_sharding(owner)
+
+
+@query
+def edge_owner(target: ir.Value):
+    """The owner of the data-flow edge `target` belongs to, or none."""
+    return interfaces.edge_owner_of_target(target)
+
+
+@query
+def data_flow_edge(owner):
+    """The `sdy.data_flow_edge` op using `owner` (its single user), or none."""
+    return interfaces.data_flow_edge_of(owner)
+
+
+@action
+def set_edge_owner_shardings(ctx: RewriteContext, op, owners, shardings) -> None:
+    """Set the shardings of all block-argument (or all result) owners of a data-flow op."""
+    if interfaces.set_edge_owner_shardings(op, list(owners), [to_sharding(s) for s in shardings]):
+        ctx.mark_changed()
+
+
+@query(name="range")
+def range_list(n: int) -> list[int]:
+    return list(range(n))
+
+
+@query
+def at(items, index: int):
+    """The item at `index` of a list (of values, shardings, ...)."""
+    return list(items)[index]
+
+
+@query
+def can_hold_sharding(value: ir.Value) -> bool:
+    """Whether some op keeps a sharding for this value (not, e.g., a reduce body's scalar argument)."""
+    return interfaces._slot_of(value) is not None
+
+
+@query
+def op_sharding_rule(op):
+    """The OpShardingRuleAttr of an op: its `sdy.sharding_rule`, else the one
+    rules/propagation/op_sharding_rules.yaml gives it; none if it has none."""
+    op = operation(op)
+    if "sdy.sharding_rule" in op.attributes:
+        return op.attributes["sdy.sharding_rule"]
+    from ..runtime.op_sharding_rule_registry import sharding_rule_for
+    rule = sharding_rule_for(op)
+    return rule.to_attr() if rule is not None else None
+
+
+@query
+def is_data_flow_edge_target(value: ir.Value) -> bool:
+    """Whether `value` is an `sdy.data_flow_edge` result or a target of an existing edge."""
+    owner = value.owner
+    if not isinstance(owner, ir.Block) and operation(owner).name == interfaces.DATA_FLOW_EDGE:
+        return True
+    return interfaces.data_flow_edge_of(interfaces.edge_owner_of_target(value)) is not None

@@ -30,6 +30,7 @@ class RewriteContext:
         self.erased: dict[int, object] = {}
         self._meshes: MeshTable | None = None
         self.scratch: dict = {}  # per-run state for hooks that need it
+        self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
 
     # ------------------------------------------------------------------ meshes
     def meshes(self) -> MeshTable:
@@ -42,6 +43,12 @@ class RewriteContext:
 
     # ------------------------------------------------------------------ mutations
     def mark_changed(self) -> None:
+        self.changed = True
+
+    def emit_error(self, op, message: str) -> None:
+        """Emit an error diagnostic at `op`; the driver fails the pass once the stage is done."""
+        operation(op).location.emit_error(message)
+        self.errors.append(message)
         self.changed = True
 
     def set_attr(self, op, name: str, attr: ir.Attribute) -> None:

@@ -48,6 +48,7 @@ class DataFlowDecl:
     source_terminators: tuple = ()  # "all" or region indices
     non_owner_target_regions: tuple = ()
     strip_manual_axes: str | None = None
+    keep_divisible: bool = False  # shouldKeepEdgeOwnerShardingsDivisible
 
     def applies_to(self, op: ir.Operation) -> bool:
         attrs = op.attributes
@@ -55,7 +56,7 @@ class DataFlowDecl:
             if name not in attrs:
                 return False
             attr = attrs[name]
-            if ir.StringAttr.isinstance(attr):
+            if isinstance(attr, ir.StringAttr):
                 if ir.StringAttr(attr).value != str(expected):
                     return False
             elif str(attr) != str(expected):
@@ -129,7 +130,7 @@ class InterfaceRegistry:
     def _data_flow(body, loc) -> DataFlowDecl:
         if not isinstance(body, dict):
             raise loc.error("a data-flow declaration is a mapping (owners, sources, ...)")
-        known = ("when", "owners", "sources", "non-owner-targets", "strip-manual-axes")
+        known = ("when", "owners", "sources", "non-owner-targets", "strip-manual-axes", "keep-divisible")
         for key in body:
             if key not in known:
                 raise body.key_loc(key).error(f"data-flow: unknown key '{key}' (expected one of: {', '.join(known)})")
@@ -157,6 +158,7 @@ class InterfaceRegistry:
             if not isinstance(targets, dict) or set(targets) != {"block-args-of"}:
                 raise body.loc_of("non-owner-targets").error("expected {block-args-of: [REGION, ...]}")
             decl.non_owner_target_regions = tuple(int(r) for r in targets["block-args-of"])
+        decl.keep_divisible = bool(body.get("keep-divisible", False))
         if "strip-manual-axes" in body:
             decl.strip_manual_axes = str(body["strip-manual-axes"])
         return decl
@@ -208,10 +210,16 @@ def _slot_of(value: ir.Value):
         op = operation(owner.owner)
         decl = registry.of(op.name).block_args
         if decl is None:
+            # A non-owner target of a data-flow edge (a while's block argument)
+            # keeps its sharding on the edge owner, the op's result.
+            flow = registry.data_flow(op)
+            if flow is not None and flow.result_owners and \
+                    _region_index(op, owner) in flow.non_owner_target_regions:
+                return _slot_of(op.results[ir.BlockArgument(value).arg_number])
             return None
         return op, decl, ir.BlockArgument(value).arg_number
     op = operation(owner)
-    decl = registry.of(op.name).results
+    decl = registry.of(op.name).results or registry.default.results
     if decl is None:
         return None
     return op, decl, ir.OpResult(value).result_number
@@ -267,7 +275,7 @@ def set_sharding(value: ir.Value, sharding: TensorSharding) -> bool:
 
 def _rank(value: ir.Value) -> int:
     t = value.type
-    return ir.ShapedType(t).rank if ir.ShapedType.isinstance(t) and ir.ShapedType(t).has_rank else 0
+    return t.rank if isinstance(t, ir.ShapedType) and t.has_rank else 0
 
 
 def _owner_name(value: ir.Value) -> str:
@@ -275,3 +283,140 @@ def _owner_name(value: ir.Value) -> str:
     if isinstance(owner, ir.Block):
         return operation(owner.owner).name
     return operation(owner).name
+
+
+# --------------------------------------------------------------------------- user interface files
+
+
+_BUILTIN_OPS = {name: decl for name, decl in registry.ops.items()}
+_BUILTIN_DEFAULT = registry.default
+_BUILTIN_SOURCES = list(registry.sources)
+
+
+def use_user_interface_files(paths) -> None:
+    """Reset the registry to the built-in declarations, then layer `paths` on top.
+
+    Called once per CLI run with the `interfaces.yaml` files of the user's
+    `--rules` directories, so declarations never leak between runs.
+    """
+    registry.ops = dict(_BUILTIN_OPS)
+    registry.default = _BUILTIN_DEFAULT
+    registry.sources = list(_BUILTIN_SOURCES)
+    for path in paths:
+        registry.load(Path(path))
+
+
+# --------------------------------------------------------------------------- data-flow edges
+
+DATA_FLOW_EDGE = "sdy.data_flow_edge"
+
+
+def data_flow_result_owners(op) -> list:
+    """The results of `op` that own data-flow edges (all of them, or none)."""
+    op = operation(op)
+    decl = registry.data_flow(op)
+    return list(op.results) if decl is not None and decl.result_owners else []
+
+
+def data_flow_block_arg_owners(op) -> list:
+    """The block arguments of `op`'s (single-block) body that own data-flow edges."""
+    op = operation(op)
+    decl = registry.data_flow(op)
+    if decl is None or not decl.block_arg_owners or not len(op.regions):
+        return []
+    return list(op.regions[0].blocks[0].arguments)
+
+
+def _owner_decl(value: ir.Value):
+    """(op, DataFlowDecl, is_block_arg, index) of the op a value belongs to."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        op = operation(owner.owner)
+        return op, registry.data_flow(op), True, ir.BlockArgument(value).arg_number
+    op = operation(owner)
+    return op, registry.data_flow(op), False, ir.OpResult(value).result_number
+
+
+def _manual_axes(op, attr_name: str) -> tuple[str, ...]:
+    return codec.manual_axes(op.attributes[attr_name]).axes
+
+
+def erase_manual_axes(sharding: TensorSharding, manual_axes) -> TensorSharding:
+    """The sharding with the manual axes dropped (dims, replicated, unreduced)."""
+    manual = set(manual_axes)
+    return sharding.map_axes(lambda axes: tuple(a for a in axes if a.name not in manual))
+
+
+def add_free_axes(outer: TensorSharding, free: TensorSharding, manual_axes) -> TensorSharding:
+    """`outer`'s manual axes followed by `free`'s axes in each dim; open/closed and
+    priority as in `free`; replicated/unreduced axes of `outer`."""
+    from dataclasses import replace
+    manual = set(manual_axes)
+    dims = tuple(replace(new_dim, axes=tuple(a for a in old_dim.axes if a.name in manual) + new_dim.axes)
+                 for old_dim, new_dim in zip(outer.dims, free.dims))
+    return replace(outer, mesh_name=free.mesh_name, inline_mesh=free.inline_mesh, dims=dims)
+
+
+def edge_owner_sharding(owner: ir.Value) -> TensorSharding | None:
+    """The sharding an edge owner keeps on its op (manual axes stripped where declared)."""
+    op, decl, is_block_arg, _ = _owner_decl(owner)
+    sharding = sharding_of(owner)
+    if sharding is not None and is_block_arg and decl is not None and decl.strip_manual_axes:
+        sharding = erase_manual_axes(sharding, _manual_axes(op, decl.strip_manual_axes))
+    return sharding
+
+
+def set_edge_owner_shardings(op, owners: list, shardings: list) -> bool:
+    """Set the shardings of all block-argument owners or all result owners of `op`."""
+    op = operation(op)
+    if not owners or not shardings:
+        return False
+    decl = registry.data_flow(op)
+    is_block_arg = isinstance(owners[0].owner, ir.Block)
+    slot = registry.of(op.name).block_args if is_block_arg else (registry.of(op.name).results
+                                                                 or registry.default.results)
+    if is_block_arg and decl is not None and decl.strip_manual_axes:
+        manual = _manual_axes(op, decl.strip_manual_axes)
+        shardings = [add_free_axes(sharding_of(v), s, manual) for v, s in zip(owners, shardings)]
+    if slot.kind == "single":
+        attr = codec.tensor_sharding_attr(shardings[0])
+    else:
+        attr = codec.sharding_per_value_attr(shardings)
+    if slot.attr in op.attributes and op.attributes[slot.attr] == attr:
+        return False
+    op.attributes[slot.attr] = attr
+    return True
+
+
+def edge_owner_of_target(target: ir.Value) -> ir.Value | None:
+    """The owner of the data-flow edge that `target` belongs to, if any."""
+    op, decl, is_block_arg, index = _owner_decl(target)
+    if decl is None:
+        return None
+    if not is_block_arg:
+        return target if decl.result_owners else None
+    if decl.block_arg_owners:
+        return target
+    region = _region_index(op, target.owner)
+    if region in decl.non_owner_target_regions:
+        return op.results[index]
+    return None
+
+
+def _region_index(op, block) -> int | None:
+    for i, region in enumerate(op.regions):
+        for b in region.blocks:
+            if b == block:
+                return i
+    return None
+
+
+def data_flow_edge_of(owner: ir.Value | None):
+    """The `sdy.data_flow_edge` op that is the single user of `owner`, if any."""
+    if owner is None:
+        return None
+    uses = list(owner.uses)
+    if len(uses) != 1:
+        return None
+    user = operation(uses[0].owner)
+    return user if user.name == DATA_FLOW_EDGE else None

@@ -304,6 +304,9 @@ class _Loader:
     def hooks(self, loc: Loc) -> dict[str, Callable]:
         if self._hooks is None:
             path = self.hook_module_path or self.path.with_suffix(".py")
+            if not path.is_file() and self.hook_module_path is None:
+                # A user's copy of the declarations uses the built-in builders.
+                path = default_rule_file().with_suffix(".py")
             if not path.exists():
                 raise loc.error(f"builders need a hook module, and '{path.name}' does not exist")
             try:

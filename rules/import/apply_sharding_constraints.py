@@ -1,0 +1,140 @@
+"""Hooks of sdy-apply-sharding-constraints: the apply condition, chains, moving constraints."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from jaxlib.mlir import ir
+
+from sdy_dsl.hooks import hook
+from sdy_dsl.interp.builtins import to_sharding
+from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import interfaces
+from sdy_dsl.runtime.sharding import TensorSharding, codec
+from sdy_dsl.runtime.values import operation
+
+CONSTRAINT = "sdy.sharding_constraint"
+MANUAL_COMPUTATION = "sdy.manual_computation"
+
+
+def _users(value: ir.Value) -> list:
+    return [(operation(u.owner), u.operand_number) for u in value.uses]
+
+
+def _constraint_sharding_of_use(user, operand_number):
+    if user.name == CONSTRAINT:
+        return codec.tensor_sharding(user.attributes["sharding"])
+    if user.name == MANUAL_COMPUTATION:
+        return codec.sharding_per_value(user.attributes["in_shardings"])[operand_number]
+    return None
+
+
+@hook
+def should_apply(value: ir.Value, sharding) -> bool:
+    """%x can hold a sharding, has none, the sharding is fully closed and no
+    other constraint / manual computation asks %x for another sharding."""
+    sharding = to_sharding(sharding)
+    if interfaces._slot_of(value) is None or interfaces.sharding_of(value) is not None:
+        return False
+    if not sharding.is_fully_closed:
+        return False
+    for user, number in _users(value):
+        other = _constraint_sharding_of_use(user, number)
+        if other is not None and other != sharding:
+            return False
+    return True
+
+
+def _used_by_constraint(value: ir.Value, excluded=None) -> bool:
+    return any(user.name in (CONSTRAINT, MANUAL_COMPUTATION) and (excluded is None or user != excluded)
+               for user, _ in _users(value))
+
+
+@hook
+def tail_of_constraint_chain(head) -> ir.Operation | None:
+    """The last constraint of a chain starting at `head` (see the pass description), or none."""
+    head = operation(head)
+    x = head.operands[0]
+    if not isinstance(x.owner, ir.Block) and operation(x.owner).name == CONSTRAINT:
+        return None
+    if interfaces._slot_of(x) is not None and interfaces.sharding_of(x) is not None:
+        return None
+    if _used_by_constraint(x, excluded=head):
+        return None
+    tail = head
+    while True:
+        uses = list(tail.results[0].uses)
+        if len(uses) != 1 or operation(uses[0].owner).name != CONSTRAINT:
+            break
+        tail = operation(uses[0].owner)
+    if tail == head or _used_by_constraint(tail.results[0]):
+        return None
+    return tail
+
+
+@hook
+def replace_uses_after_chain(ctx: RewriteContext, x: ir.Value, head, tail) -> None:
+    """Route uses of %x after `tail` in its block (not `head`, not func.return) to `tail`."""
+    head, tail = operation(head), operation(tail)
+    new = tail.results[0]
+    for use in list(x.uses):
+        user = operation(use.owner)
+        if user == head or user.name == "func.return" or user.block != tail.block:
+            continue
+        if tail.is_before_in_block(user):
+            user.operands[use.operand_number] = new
+            ctx.mark_changed()
+
+
+def _point_after_value(value: ir.Value) -> ir.InsertionPoint:
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        first = next(iter(owner.operations), None)
+        return ir.InsertionPoint(operation(first)) if first is not None else ir.InsertionPoint(owner)
+    return ir.InsertionPoint.after(operation(owner))
+
+
+@hook
+def move_after_value(ctx: RewriteContext, op, value: ir.Value) -> None:
+    """Move `op` right after the definition of `value` (the block start for an argument)."""
+    op = operation(op)
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        first = operation(next(iter(owner.operations)))
+        if first != op:
+            op.move_before(first)
+    else:
+        op.move_after(operation(owner))
+    ctx.mark_changed()
+
+
+@hook
+def replace_uses_except(ctx: RewriteContext, old: ir.Value, new: ir.Value, except_op) -> None:
+    if any(operation(u.owner) != operation(except_op) for u in old.uses):
+        old.replace_all_uses_except(new, operation(except_op))
+        ctx.mark_changed()
+
+
+@hook
+def open_with_unreduced_of(value: ir.Value, sharding) -> TensorSharding:
+    """%x's sharding (fully open on the constraint's mesh if none) with the constraint's unreduced axes."""
+    sharding = to_sharding(sharding)
+    current = interfaces.sharding_of(value)
+    if current is None:
+        rank = value.type.rank if isinstance(value.type, ir.ShapedType) and value.type.has_rank else 0
+        current = TensorSharding.replicated_like(sharding.mesh_name, rank, is_closed=False,
+                                                 inline_mesh=sharding.inline_mesh)
+    return replace(current, unreduced=sharding.unreduced)
+
+
+@hook
+def constrain_after(ctx: RewriteContext, value: ir.Value, sharding, manual_computation) -> None:
+    """A new constraint right after %x takes over its other uses (the manual computation's included)."""
+    sharding = to_sharding(sharding)
+    with _point_after_value(value):
+        constraint = ir.Operation.create(CONSTRAINT, results=[value.type], operands=[value],
+                                         attributes={"sharding": codec.tensor_sharding_attr(sharding)},
+                                         loc=operation(manual_computation).location)
+    value.replace_all_uses_except(constraint.results[0], constraint)
+    if sharding.unreduced:
+        interfaces.set_sharding(value, open_with_unreduced_of(value, sharding))
+    ctx.mark_changed()

@@ -1,0 +1,112 @@
+"""Propagation changes only because a rule file changed: a new custom_call
+sharding rule, and a reordered op-priority heuristics list. No Python involved.
+
+Expected outputs come from the C++ reference: for the custom_call, the same
+module with the equivalent rule attached to the op as a custom
+`sdy.sharding_rule` (which the reference honours); for the heuristics, a
+list whose only heuristic lets every op propagate both ways makes
+op-priority propagation the same as one aggressive propagation.
+"""
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from lit_runner import run_sdy_dsl
+from reference import run_reference
+
+BUILTIN = Path(__file__).resolve().parent.parent / "rules" / "propagation"
+
+CUSTOM_CALL_MODULE = textwrap.dedent("""\
+    sdy.mesh @mesh = <["x"=2, "y"=4]>
+    func.func @main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<8x16xf32> {
+      %0 = stablehlo.custom_call @my_scale(%arg0) ATTRS: (tensor<8x16xf32>) -> tensor<8x16xf32>
+      %1 = stablehlo.negate %0 : tensor<8x16xf32>
+      return %1 : tensor<8x16xf32>
+    }
+    """)
+CUSTOM_RULE_ATTR = "{sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=16}, custom>} "
+
+
+def user_rules_with_custom_call(tmp_path: Path) -> Path:
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    text = (BUILTIN / "op_sharding_rules.yaml").read_text()
+    anchor = "  cases:\n"
+    at = text.index(anchor, text.index("stablehlo.custom_call:")) + len(anchor)
+    text = text[:at] + '    my_scale: "([i, j]) -> ([i, j])"   # a user\'s kernel: pointwise\n' + text[at:]
+    (rules / "op_sharding_rules.yaml").write_text(text)
+    return rules
+
+
+def test_new_custom_call_rule_changes_propagation(tmp_path):
+    module = tmp_path / "m.mlir"
+    module.write_text(CUSTOM_CALL_MODULE.replace("ATTRS", ""))
+
+    rc, before, err = run_sdy_dsl(["opt", str(module), "-sdy-basic-propagate"])
+    assert rc == 0, err
+    ok, reference_before = run_reference(module.read_text(), "builtin.module(sdy-basic-propagate)")
+    assert ok and before == reference_before
+    assert "custom_call @my_scale(%arg0) :" in before  # unknown target: nothing propagates through it
+
+    rules = user_rules_with_custom_call(tmp_path)
+    rc, after, err = run_sdy_dsl(["opt", str(module), "-sdy-basic-propagate", "--rules", str(rules)])
+    assert rc == 0, err
+    ok, reference_after = run_reference(CUSTOM_CALL_MODULE.replace("ATTRS", CUSTOM_RULE_ATTR),
+                                        "builtin.module(sdy-basic-propagate)")
+    assert ok
+    custom_rule = ", sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=16}, custom>"
+    assert custom_rule in reference_after
+    assert after == reference_after.replace(custom_rule, "")
+    assert after != before
+    assert '<@mesh, [{"x", ?}, {"y", ?}]>' in after
+
+
+# Elementwise ops propagate first under the default heuristics, so the add's
+# column sharding wins; all at once (aggressive), the dot's row sharding wins.
+HEURISTICS_MODULE = textwrap.dedent("""\
+    sdy.mesh @mesh = <["x"=2]>
+    func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32>, %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x8xf32> {
+      %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+      %1 = stablehlo.negate %0 : tensor<8x8xf32>
+      %2 = stablehlo.add %1, %arg2 : tensor<8x8xf32>
+      return %2 : tensor<8x8xf32>
+    }
+    """)
+
+
+def test_reordered_heuristics_change_op_priority_propagation(tmp_path):
+    imported = tmp_path / "m.mlir"
+    imported.write_text(HEURISTICS_MODULE)
+    text = HEURISTICS_MODULE
+
+    rc, default_out, err = run_sdy_dsl(["opt", str(imported), "-sdy-op-priority-propagate"])
+    assert rc == 0, err
+    ok, op_priority = run_reference(text, "builtin.module(sdy-op-priority-propagate)")
+    assert ok and default_out == op_priority
+    assert '%2 = stablehlo.add %1, %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>}' in default_out
+    ok, aggressive = run_reference(text, "builtin.module(sdy-aggressive-propagate)")
+    assert ok
+    assert default_out != aggressive  # the heuristics matter on this module
+
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "op_priority_heuristics.yaml").write_text(
+        "# Only the catch-all heuristic: every op propagates both ways from the start.\n"
+        "heuristics:\n  - name: any\n    default: BOTH\n")
+    rc, tuned, err = run_sdy_dsl(["opt", str(imported), "-sdy-op-priority-propagate", "--rules", str(rules)])
+    assert rc == 0, err
+    assert tuned == aggressive
+
+
+def test_bad_heuristics_file_points_at_its_line(tmp_path):
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    bad = rules / "op_priority_heuristics.yaml"
+    bad.write_text("heuristics:\n  - name: any\n    default: SIDEWAYS\n")
+    module = tmp_path / "m.mlir"
+    module.write_text(CUSTOM_CALL_MODULE.replace("ATTRS", ""))
+    rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-op-priority-propagate", "--rules", str(rules)])
+    assert rc == 1 and out == ""
+    assert err.startswith(f"{bad}:2:5: error: heuristic 'any'")
