@@ -18,7 +18,7 @@ def _element(flag: str) -> str:
     """A pass flag (`name` or `name=opts`) as a pipeline element, nested where it must run."""
     name, eq, opts = flag.partition("=")
     element = f"{name}{{{opts.strip(chr(39))}}}" if eq else name
-    with ir.Context():
+    with make_context():  # registers the sdy passes, so module-level ones are recognised
         try:
             passmanager.PassManager.parse(f"builtin.module({element})")
             return element
