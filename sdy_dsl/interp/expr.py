@@ -134,6 +134,16 @@ class ExprCompiler:
         left = self.compile(node.left, bound, allow_actions)
         right = self.compile(node.right, bound, allow_actions)
         op = _COMPARE[node.op]
+        if node.op in ("==", "!="):
+            # MLIR attributes refuse comparison with None: compare absence by identity.
+            want_equal = node.op == "=="
+
+            def equality(env):
+                a, b = left(env), right(env)
+                if a is None or b is None:
+                    return (a is b) == want_equal
+                return op(a, b)
+            return equality
         return lambda env: op(left(env), right(env))
 
     def _Arith(self, node, bound, allow_actions):
