@@ -294,10 +294,12 @@ def test_rule_file_errors(tmp_path, text, where, message):
     assert str(error.value).startswith(f"{path}:{where}: error: {message}")
 
 
-def test_builder_needs_a_hook_module(tmp_path):
-    path = write(tmp_path, "stablehlo.dot: {builder: dot}\n")
-    with pytest.raises(RuleFileError, match="'rules.py' does not exist"):
-        OpShardingRuleRegistry(path)
+def test_user_copy_without_hook_module_uses_builtin_builders(tmp_path):
+    # A user's copy of the declarations (e.g. in a --rules DIR) needs no Python beside it...
+    OpShardingRuleRegistry(write(tmp_path, "stablehlo.dot: {builder: dot}\n"))
+    # ...and a builder that does not exist is still an error at its position.
+    with pytest.raises(RuleFileError, match=r"rules.yaml:1:26: error: unknown builder 'no_such_builder'"):
+        OpShardingRuleRegistry(write(tmp_path, "stablehlo.dot: {builder: no_such_builder}\n"))
 
 
 def test_static_rules_are_cached_per_types(registry):
