@@ -236,6 +236,11 @@ def process_chunk(text: str, first_line: int, fname: str, args: Args, registry, 
 
 def write_atomically(path: str, text: str) -> None:
     target = Path(path)
+    if target.exists() and not target.is_file():
+        # A device or pipe (e.g. /dev/null): write through it; renaming over it would replace it.
+        with open(target, "w") as f:
+            f.write(text)
+        return
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
     try:

@@ -171,3 +171,13 @@ def test_output_written_atomically_and_only_on_success(tmp_path):
     assert rc == 0, err
     assert stdout == ""
     assert '#sdy.sharding<@m, [{"x"}]>' in out.read_text()
+
+
+def test_output_to_a_device_writes_through_it(tmp_path):
+    """`-o /dev/null` must not replace the device with a regular file."""
+    import os
+    import stat
+    good = write(tmp_path, "good.mlir", GOOD)
+    rc, _, err = run_sdy_dsl(["opt", good, "-sdy-close-shardings", "-o", os.devnull])
+    assert rc == 0, err
+    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)

@@ -1,0 +1,86 @@
+"""Run a pipeline YAML with the C++ Shardy passes registered in jaxlib (the reference).
+
+Usage: python ref_runner.py PIPELINE.yaml INPUT.mlir [-o OUT]   (OUT defaults to stdout)
+
+Benchmarks only: product code never runs sdy-* passes through a PassManager.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import yaml
+from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
+from jaxlib.mlir.dialects import chlo, mpmd, sdy, stablehlo
+
+
+def option_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def pass_text(entry) -> str:
+    """`name` or `{name: {opt: value}}` -> `name{opt=value ...}`."""
+    if isinstance(entry, str):
+        return entry
+    (name, options), = entry.items()
+    if not options:
+        return name
+    return name + "{" + " ".join(f"{k}={option_text(v)}" for k, v in options.items()) + "}"
+
+
+def pipeline_string(yaml_path: str) -> str:
+    """The YAML's passes as `builtin.module(...)`, func.func groups nested as written."""
+    parts = []
+    for entry in yaml.safe_load(open(yaml_path))["passes"]:
+        if isinstance(entry, dict) and "func.func" in entry:
+            parts.append("func.func(" + ",".join(pass_text(e) for e in entry["func.func"]) + ")")
+        else:
+            parts.append(pass_text(entry))
+    return "builtin.module(" + ",".join(parts) + ")"
+
+
+def make_context() -> ir.Context:
+    ctx = ir.Context()
+    registry = ir.DialectRegistry()
+    _jax_mlir_ext.register_dialects(registry)
+    ctx.append_dialect_registry(registry)
+    ctx.load_all_available_dialects()
+    for dialect in (sdy, stablehlo, mpmd, chlo):
+        dialect.register_dialect(ctx)
+    # Same single-threaded setting as sdy-dsl, so the comparison is per core.
+    ctx.enable_multithreading(False)
+    return ctx
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pipeline")
+    ap.add_argument("input")
+    ap.add_argument("-o", "--output", default="-")
+    ap.add_argument("--print-pipeline", action="store_true", help="print the MLIR pipeline string and exit")
+    args = ap.parse_args(argv)
+    pipeline = pipeline_string(args.pipeline)
+    if args.print_pipeline:
+        print(pipeline)
+        return 0
+    with make_context():
+        module = ir.Module.parse(open(args.input).read())
+        try:
+            passmanager.PassManager.parse(pipeline).run(module.operation)
+        except ir.MLIRError as e:
+            print(f"ref_runner: error: {e}", file=sys.stderr)
+            return 1
+        text = str(module).rstrip("\n") + "\n"
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w") as f:
+            f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
