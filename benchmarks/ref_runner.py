@@ -9,10 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from sdy_dsl.mlir_context import make_context  # the same dialects and threading as sdy-dsl
+
 import yaml
 from jaxlib.mlir import ir, passmanager
-from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-from jaxlib.mlir.dialects import chlo, mpmd, sdy, stablehlo
 
 
 def option_text(value) -> str:
@@ -40,19 +40,6 @@ def pipeline_string(yaml_path: str) -> str:
         else:
             parts.append(pass_text(entry))
     return "builtin.module(" + ",".join(parts) + ")"
-
-
-def make_context() -> ir.Context:
-    ctx = ir.Context()
-    registry = ir.DialectRegistry()
-    _jax_mlir_ext.register_dialects(registry)
-    ctx.append_dialect_registry(registry)
-    ctx.load_all_available_dialects()
-    for dialect in (sdy, stablehlo, mpmd, chlo):
-        dialect.register_dialect(ctx)
-    # Same single-threaded setting as sdy-dsl, so the comparison is per core.
-    ctx.enable_multithreading(False)
-    return ctx
 
 
 def main(argv=None) -> int:

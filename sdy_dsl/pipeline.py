@@ -262,8 +262,7 @@ class PipelineRunner:
                     runner.run(op)
         else:
             runner.run(module_op)
-        if passdef.anchor == "builtin.module" or True:
-            verify_or_raise(module_op, passdef.name)
+        verify_or_raise(module_op, passdef.name)
 
 
 def verify_or_raise(module_op, pass_name: str) -> None:

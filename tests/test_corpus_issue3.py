@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from lit_runner import run_sdy_dsl
-from reference import run_reference
-from sdy_dsl.mlir_context import make_context
+from reference import pipeline_from_flags, run_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
@@ -31,19 +30,8 @@ PASSES = {
 }
 
 
-def _element(pass_name: str) -> str:
-    """The pass as a pipeline element, nested in func.func if it runs on functions."""
-    from jaxlib.mlir import passmanager
-    with make_context():  # registers the reference passes
-        try:
-            passmanager.PassManager.parse(f"builtin.module({pass_name})")
-            return pass_name
-        except ValueError:
-            return f"func.func({pass_name})"
-
-
 def _pipeline(passes: list[str]) -> str:
-    return "builtin.module(" + ",".join(_element(p) for p in passes) + ")"
+    return pipeline_from_flags(passes)
 
 
 _inputs: dict = {}

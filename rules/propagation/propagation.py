@@ -26,7 +26,7 @@ def load_heuristics(rule_dir: Path):
         path = _BUILTIN_DIR / HEURISTICS_FILE
     doc = load_yaml(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("heuristics"), list):
-        raise (doc.loc if hasattr(doc, "loc") else None or _top(path)).error("expected a 'heuristics' list")
+        raise getattr(doc, "loc", _top(path)).error("expected a 'heuristics' list")
     entries = doc["heuristics"]
     for i, entry in enumerate(entries):
         loc = entries.item_locs[i]
