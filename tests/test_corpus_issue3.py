@@ -27,6 +27,7 @@ PASSES = {
     "sdy-manual-axes-cleanup": [],
     "sdy-sharding-group-import": [],
     "sdy-update-non-divisible-input-output-shardings": [],
+    "sdy-constant-or-scalar-splitter": [],
 }
 
 
