@@ -97,6 +97,7 @@ def test_heuristics_from_data_match_default_list():
     (heuristic,) = heuristics_from_data(data)
     assert heuristic.name == "h" and len(heuristic.cases) == 2
     assert [h.name for h in default_heuristics()] == [
-        "pass_through_ops", "only_pass_through_factors_broadcast_backward", "any"]
+        "pass-through-ops-single-use", "pass-through-ops", "only-pass-through-factors-broadcast-backward",
+        "any-except-broadcast-forward", "any"]
     with pytest.raises(ValueError):
         heuristics_from_data([{"name": "bad", "cases": [{"when": "nope", "direction": "BOTH"}]}])

@@ -2,10 +2,10 @@
 from .engine import (PropagationEngine, PropagationError, aggressive_propagate, basic_propagate,
                      op_priority_propagate, propagate, user_priority_propagate)
 from .factor_propagation import Direction
-from .heuristics import (DEFAULT_HEURISTICS_DATA, PREDICATES, Heuristic, default_heuristics,
+from .heuristics import (PREDICATES, Heuristic, default_heuristics,
                          heuristics_from_data)
 
 __all__ = ["propagate", "PropagationEngine", "PropagationError", "basic_propagate",
            "aggressive_propagate", "op_priority_propagate", "user_priority_propagate",
-           "Direction", "Heuristic", "PREDICATES", "DEFAULT_HEURISTICS_DATA",
+           "Direction", "Heuristic", "PREDICATES",
            "default_heuristics", "heuristics_from_data"]

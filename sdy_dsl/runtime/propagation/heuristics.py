@@ -5,7 +5,7 @@ a list of `(predicate, direction)` cases tried in order (first match wins) and
 a default direction. Predicates are named, registered in `PREDICATES`, so a
 rule file (rules/propagation/op_priority_heuristics.yaml) can reference them:
 
-    - name: pass_through_ops
+    - name: pass-through-ops
       cases:
         - {when: elementwise, direction: BOTH}
         - {when: {op_name: [stablehlo.reshape, ...]}, direction: BOTH}
@@ -16,8 +16,12 @@ heuristics 0..p (see `union_directions`), intersected with the caller's.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Sequence
+
+import yaml
 
 from .factor_propagation import Direction
 
@@ -34,14 +38,15 @@ class HeuristicOp:
     rule: Any  # the OpShardingRule attached to the op, or None
 
 
-# Ops with MLIR's Elementwise or hlo's BroadcastingElementwise trait.
-ELEMENTWISE_OPS = frozenset(f"stablehlo.{n}" for n in """
+# Ops with MLIR's Elementwise or hlo's BroadcastingElementwise trait (the sdy
+# ones too: a constraint is a pass-through op for the op-priority heuristics).
+ELEMENTWISE_OPS = frozenset([f"stablehlo.{n}" for n in """
     abs add and atan2 cbrt ceil clamp compare complex convert cosine count_leading_zeros
     divide exponential exponential_minus_one floor imag is_finite log log_plus_one logistic
     maximum minimum multiply negate not or popcnt power real reduce_precision remainder
     round_nearest_afz round_nearest_even rsqrt select shift_left shift_right_arithmetic
     shift_right_logical sign sine sqrt subtract tan tanh xor
-    """.split())
+    """.split()] + ["sdy.sharding_constraint", "sdy.reshard", "sdy.propagation_barrier"])
 
 
 def is_elementwise_operation(operation) -> bool:
@@ -75,10 +80,42 @@ def always(op: HeuristicOp, factor: int) -> bool:
     return True
 
 
+def _is_scalar(value) -> bool:
+    value_type = value.type
+    return hasattr(value_type, "rank") and value_type.rank == 0
+
+
+def has_multi_use_operand(op: HeuristicOp, factor: int) -> bool:
+    """Whether a non-scalar operand has other uses (propagating through the op
+    could then conflict with them)."""
+    for operand in op.operation.operands:
+        uses = iter(operand.uses)
+        next(uses, None)
+        if next(uses, None) is not None and not _is_scalar(operand):
+            return True
+    return False
+
+
+_OFFLOAD_TARGETS = frozenset({"MoveToDevice", "MoveToHost"})
+
+
+def is_offload_custom_call(op: HeuristicOp, factor: int) -> bool:
+    """A stablehlo.custom_call moving data between host and device (an identity)."""
+    if op.name != "stablehlo.custom_call":
+        return False
+    attrs = op.operation.attributes
+    if "call_target_name" not in attrs:
+        return False
+    from jaxlib.mlir import ir
+    return ir.StringAttr(attrs["call_target_name"]).value in _OFFLOAD_TARGETS
+
+
 PREDICATES: dict[str, Predicate] = {
     "elementwise": is_elementwise,
     "pass_through_factor": is_pass_through_factor,
     "not_pass_through_factor": lambda op, f: not is_pass_through_factor(op, f),
+    "multi_use_operand": has_multi_use_operand,
+    "offload_custom_call": is_offload_custom_call,
     "always": always,
 }
 
@@ -144,26 +181,16 @@ def heuristics_from_data(data: Sequence[dict]) -> list[Heuristic]:
     return out
 
 
-# The reference's schedule, in its order.
-DEFAULT_HEURISTICS_DATA = [
-    {"name": "pass_through_ops",
-     "cases": [
-         {"when": "elementwise", "direction": "BOTH"},
-         {"when": {"op_name": ["stablehlo.reshape", "stablehlo.transpose", "sdy.data_flow_edge"]},
-          "direction": "BOTH"},
-         {"when": {"op_name": ["stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice"]},
-          "direction": "FORWARD"},
-     ],
-     "default": "NONE"},
-    {"name": "only_pass_through_factors_broadcast_backward",
-     "cases": [
-         {"when": "not_pass_through_factor", "direction": "NONE"},
-         {"when": {"op_name": "stablehlo.broadcast_in_dim"}, "direction": "BACKWARD"},
-     ],
-     "default": "BOTH"},
-    {"name": "any", "cases": [], "default": "BOTH"},
-]
+# The reference's schedule, in its order, is the built-in rule file: it is
+# the one place the default is written.
+BUILTIN_HEURISTICS_FILE = (Path(__file__).resolve().parents[3] / "rules" / "propagation"
+                           / "op_priority_heuristics.yaml")
+
+
+@functools.cache
+def _builtin_heuristics_data() -> list:
+    return yaml.safe_load(BUILTIN_HEURISTICS_FILE.read_text())["heuristics"]
 
 
 def default_heuristics() -> list[Heuristic]:
-    return heuristics_from_data(DEFAULT_HEURISTICS_DATA)
+    return heuristics_from_data(_builtin_heuristics_data())
