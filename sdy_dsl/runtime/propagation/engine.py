@@ -161,6 +161,8 @@ class PropagationEngine:
         self.dataflow = dataflow or DefaultDataFlowEdges()
         self.conservative = conservative
         self.trace = trace
+        # PropagationDebugInfo when a debug option is on (see debug.py), else None.
+        self.debug = None
         self.meshes: dict[str, Mesh] = {}
         body = self.module.regions[0].blocks[0]
         self.funcs: list[ir.Operation] = []
@@ -427,6 +429,9 @@ class PropagationEngine:
         if mesh is None:
             return False
         projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        debug = self.debug
+        if debug is not None:
+            old_projection = debug.snapshot(projection)
         updated_operands, updated_results = strategy.propagate(
             projection, direction_along_factor, rule.factor_sizes, mesh, conservative, op)
         any_updated = False
@@ -441,6 +446,8 @@ class PropagationEngine:
                                    projection.results[i], rule.result_mappings[i], sizes,
                                    mesh_name, mesh, notify):
                 any_updated = True
+        if debug is not None and any_updated:
+            debug.record(op, operands, results, rule, mesh, old_projection, projection)
         if self.trace is not None:
             self.trace(op, operand_shardings, result_shardings, any_updated)
         return any_updated
@@ -666,6 +673,8 @@ class PropagationEngine:
                 self._push_with_ancestors(worklist, operand.owner.operation)
 
     def _forget(self, op: ir.Operation) -> None:
+        if self.debug is not None:
+            self.debug.forget(op)
         self._per_value.pop(op, None)
         self._single.pop(op, None)
         self._rules.pop(op, None)
@@ -937,15 +946,20 @@ def propagate(module_op, strategy: str = "user-priority", *, conservative: bool 
     heuristics: op-priority heuristics (default: the reference's list).
     rule_provider(op, conservative) -> OpShardingRule | None; default: the registry.
     trace(op, operand_shardings, result_shardings, updated): called after each step.
+    debug_sharding_origins / debug_propagation_edge_sharding: save where each axis
+    came from / the steps that moved it (see debug.py).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown propagation strategy '{strategy}'; expected one of {STRATEGIES}")
-    if debug_sharding_origins or debug_propagation_edge_sharding:
-        raise NotImplementedError("debug-sharding-origins / debug-propagation-edge-sharding")
     module = operation(module_op)
     _check_shapes(module)
     engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
                                conservative=conservative, trace=trace)
+    if debug_sharding_origins or debug_propagation_edge_sharding:
+        from .debug import PropagationDebugInfo
+        engine.debug = PropagationDebugInfo(engine, debug_sharding_origins,
+                                            debug_propagation_edge_sharding)
+        engine.debug.prepare()
     if strategy == "basic":
         basic_propagate(engine)
     elif strategy == "aggressive":
@@ -960,3 +974,5 @@ def propagate(module_op, strategy: str = "user-priority", *, conservative: bool 
                                 propagation_strategy=propagation_strategy)
     engine.flush()
     engine.finish_rules(keep_sharding_rules)
+    if engine.debug is not None:
+        engine.debug.save()
