@@ -107,10 +107,11 @@ rules:
 
 HOOKS = '''\
 from sdy_dsl.hooks import hook
+from sdy_dsl.interp.context import RewriteContext
 
 
 @hook
-def announce(ctx) -> None:
+def announce(ctx: RewriteContext) -> None:
     pass
 '''
 

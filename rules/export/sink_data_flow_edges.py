@@ -32,7 +32,7 @@ def shardings_of_edges(owners: list) -> list:
 
 
 @hook
-def record_edge_debug_info(ctx: RewriteContext, op, edge_attr: str, block_arg_key: str, result_key: str) -> None:
+def record_edge_debug_info(ctx: RewriteContext, op: ir.Operation, edge_attr: str, block_arg_key: str, result_key: str) -> None:
     """Set `block_arg_key` / `result_key` to the `edge_attr` of the owners' edges that have it."""
     for key, owners in ((block_arg_key, interfaces.data_flow_block_arg_owners(op)),
                         (result_key, interfaces.data_flow_result_owners(op))):

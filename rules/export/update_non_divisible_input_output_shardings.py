@@ -44,18 +44,18 @@ def _even(ctx: RewriteContext, s: TensorSharding, t: ir.Type) -> TensorSharding:
 
 
 @hook
-def evenly_sharded(ctx: RewriteContext, sharding, value: ir.Value):
+def evenly_sharded(ctx: RewriteContext, sharding: TensorSharding | ir.Attribute | None, value: ir.Value) -> TensorSharding | None:
     """The largest prefix of `sharding` that shards `value` evenly (none stays none)."""
     return _even(ctx, sharding, value.type)
 
 
 @hook
-def func_arguments(func) -> list:
+def func_arguments(func: ir.Operation) -> list:
     return list(func.regions[0].blocks[0].arguments)
 
 
 @hook
-def make_func_result_shardings_even(ctx: RewriteContext, func) -> None:
+def make_func_result_shardings_even(ctx: RewriteContext, func: ir.Operation) -> None:
     attrs = func.attributes
     if "res_attrs" not in attrs:
         return

@@ -10,7 +10,7 @@ from sdy_dsl.runtime.values import operation
 
 
 @hook
-def add_data_flow_edge(ctx: RewriteContext, owner: ir.Value, sharding) -> None:
+def add_data_flow_edge(ctx: RewriteContext, owner: ir.Value, sharding: ir.Attribute | None) -> None:
     """`%e = sdy.data_flow_edge %owner [sharding]` right after `owner`; other uses of `owner` use `%e`."""
     attributes = {} if sharding is None else {"sharding": to_attr(sharding)}
     if isinstance(owner.owner, ir.Block):

@@ -38,7 +38,7 @@ def _state(ctx: RewriteContext) -> _LiftState:
 
 
 @hook
-def first_mesh_op_named_for(ctx: RewriteContext, mesh_attr: ir.Attribute, mesh_op) -> str | None:
+def first_mesh_op_named_for(ctx: RewriteContext, mesh_attr: ir.Attribute, mesh_op: ir.Operation) -> str | None:
     """The name of the first `sdy.mesh` holding this mesh if `mesh_op` is a later duplicate, else none."""
     state = _state(ctx)
     mesh = codec.mesh(mesh_attr)

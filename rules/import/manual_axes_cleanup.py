@@ -26,7 +26,7 @@ def sorted_in_mesh_order(axes: list, mesh: Mesh) -> list[str]:
 
 
 @hook
-def body_is_empty(op) -> bool:
+def body_is_empty(op: ir.Operation) -> bool:
     """Whether the body holds nothing but its terminator."""
     block = op.regions[0].blocks[0]
     return len(block.operations) <= 1

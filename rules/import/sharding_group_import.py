@@ -28,7 +28,7 @@ def _shape(value: ir.Value):
 
 
 @hook
-def group_problem(ctx: RewriteContext, group_op, group_id: int, value: ir.Value) -> str | None:
+def group_problem(ctx: RewriteContext, group_op: ir.Operation, group_id: int, value: ir.Value) -> str | None:
     """Why this group member is invalid given the members seen before it, or none."""
     seen = ctx.scratch.setdefault("groups_seen", {})
     parent = _manual_computation_parent(group_op)
@@ -101,12 +101,12 @@ def _unification(ctx: RewriteContext) -> _Unification:
 
 
 @hook
-def unified_group_id(ctx: RewriteContext, group_op) -> int:
+def unified_group_id(ctx: RewriteContext, group_op: ir.Operation) -> int:
     return _unification(ctx).new_id[_group_id(group_op)]
 
 
 @hook
-def already_in_unified_group(ctx: RewriteContext, group_op, value: ir.Value) -> bool:
+def already_in_unified_group(ctx: RewriteContext, group_op: ir.Operation, value: ir.Value) -> bool:
     """Whether an earlier member puts `value` in the same merged group."""
     state = _unification(ctx)
     key = (value, state.new_id[_group_id(group_op)])

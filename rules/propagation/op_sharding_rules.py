@@ -27,11 +27,11 @@ def _shapes(op):
     return tensor_shapes(op.operands), tensor_shapes(op.results)
 
 
-def _attr(op, name: str):
+def _attr(op: ir.Operation, name: str):
     return op.operation.attributes[name]
 
 
-def _i64s(op, name: str) -> list[int]:
+def _i64s(op: ir.Operation, name: str) -> list[int]:
     """A DenseI64ArrayAttr (or a dense integer elements attribute) as a list."""
     attr = op.operation.attributes[name]
     if isinstance(attr, ir.DenseI64ArrayAttr):
@@ -39,7 +39,7 @@ def _i64s(op, name: str) -> list[int]:
     return [int(x) for x in ir.DenseIntElementsAttr(attr)]
 
 
-def _int(op, name: str, default: int | None = None) -> int:
+def _int(op: ir.Operation, name: str, default: int | None = None) -> int:
     attrs = op.operation.attributes
     if name not in attrs:
         return default
@@ -70,7 +70,7 @@ def _tensor(shapes_pair, ref: str) -> tuple[int, ...]:
 
 
 @hook
-def pointwise_with_mismatch(op, conservative: bool = False, sizes_of: str = "operand 0",
+def pointwise_with_mismatch(op: ir.Operation, conservative: bool = False, sizes_of: str = "operand 0",
                             compare_with: str = "result 0",
                             mismatch: FactorKind = NEED_REPLICATION,
                             blocked: WhenBlocked = "never") -> OpShardingRule:
@@ -90,7 +90,7 @@ def pointwise_with_mismatch(op, conservative: bool = False, sizes_of: str = "ope
 
 
 @hook
-def batch_norm_inference(op, conservative: bool = False) -> OpShardingRule:
+def batch_norm_inference(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     feature_dim = _int(op, "feature_index")
     builder = RuleBuilder(operand_shapes, result_shapes)
@@ -104,7 +104,7 @@ def batch_norm_inference(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def bitcast_convert(op, conservative: bool = False) -> OpShardingRule:
+def bitcast_convert(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (in_shape,), (out_shape,) = _shapes(op)
     builder = RuleBuilder([in_shape], [out_shape])
     # Every dimension but the extra minor one of the narrower element type.
@@ -117,7 +117,7 @@ def bitcast_convert(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def broadcast_in_dim(op, conservative: bool = False) -> OpShardingRule:
+def broadcast_in_dim(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (in_shape,), (out_shape,) = _shapes(op)
     builder = RuleBuilder([in_shape], [out_shape])
     in_dim_of = [NULL_DIM] * len(out_shape)
@@ -134,7 +134,7 @@ def broadcast_in_dim(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def concatenate(op, conservative: bool = False) -> OpShardingRule:
+def concatenate(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     concat_dim = _int(op, "dimension")
     operands = list(op.operation.operands)
@@ -160,7 +160,7 @@ def concatenate(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def convolution(op, conservative: bool = False) -> OpShardingRule:
+def convolution(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (lhs_shape, rhs_shape), (out_shape,) = _shapes(op)
     dims = stablehlo.ConvDimensionNumbers(_attr(op, "dimension_numbers"))
     batch_groups = _int(op, "batch_group_count", 1)
@@ -220,7 +220,7 @@ def convolution(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def dot(op, conservative: bool = False) -> OpShardingRule:
+def dot(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (lhs_shape, rhs_shape), result_shapes = _shapes(op)
     builder = RuleBuilder([lhs_shape, rhs_shape], result_shapes)
     lhs_is_matrix, rhs_is_matrix = len(lhs_shape) == 2, len(rhs_shape) == 2
@@ -233,7 +233,7 @@ def dot(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def dot_general(op, conservative: bool = False) -> OpShardingRule:
+def dot_general(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (lhs_shape, rhs_shape), result_shapes = _shapes(op)
     dims = stablehlo.DotDimensionNumbers(_attr(op, "dot_dimension_numbers"))
     lhs_batch, rhs_batch = dims.lhs_batching_dimensions, dims.rhs_batching_dimensions
@@ -257,7 +257,7 @@ def dot_general(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def dynamic_update_slice(op, conservative: bool = False) -> OpShardingRule:
+def dynamic_update_slice(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     operand_shape, update_shape = operand_shapes[0], operand_shapes[1]
     builder = RuleBuilder(operand_shapes, result_shapes)
@@ -275,7 +275,7 @@ def dynamic_update_slice(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def fft(op, conservative: bool = False) -> OpShardingRule:
+def fft(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (in_shape,), (out_shape,) = _shapes(op)
     num_fft_dims = len(_i64s(op, "fft_length"))
     builder = RuleBuilder([in_shape], [out_shape])
@@ -340,7 +340,7 @@ def _gather_scatter_factors(is_scatter: bool, implicit_batch_kind: str, input_sh
 
 
 @hook
-def gather(op, conservative: bool = False) -> OpShardingRule:
+def gather(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     input_shape, indices_shape = operand_shapes[0], operand_shapes[1]
     dims = stablehlo.GatherDimensionNumbers(_attr(op, "dimension_numbers"))
@@ -360,7 +360,7 @@ DEFAULT_SCATTER_COMBINERS = ("stablehlo.add", "stablehlo.multiply", "stablehlo.m
                              "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
 
 
-def _combines_updates(op, num_inputs: int, combiners) -> bool:
+def _combines_updates(op: ir.Operation, num_inputs: int, combiners) -> bool:
     """Whether the update computation returns, for each input k, the same one
     of `combiners` applied to (current value k, update k): then updates
     scattered from different shards can be merged with an all-reduce."""
@@ -389,7 +389,7 @@ def _combines_updates(op, num_inputs: int, combiners) -> bool:
 
 
 @hook
-def scatter(op, conservative: bool = False,
+def scatter(op: ir.Operation, conservative: bool = False,
             combiners: list = DEFAULT_SCATTER_COMBINERS) -> OpShardingRule:
     """Implicit batch dimensions (in the indices and updates only) are a
     reduction when the update computation combines values with one of
@@ -416,7 +416,7 @@ def scatter(op, conservative: bool = False,
 
 
 @hook
-def reduce(op, conservative: bool = False) -> OpShardingRule:
+def reduce(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     num_inputs = len(result_shapes)
     reduced = set(_i64s(op, "dimensions"))
@@ -433,7 +433,7 @@ def reduce(op, conservative: bool = False) -> OpShardingRule:
     return builder.build()
 
 
-def _windowed_dims(op, rank: int) -> list[bool]:
+def _windowed_dims(op: ir.Operation, rank: int) -> list[bool]:
     """Whether each dimension has a real window: size, stride or padding."""
     attrs = op.operation.attributes
     window = _i64s(op, "window_dimensions")
@@ -444,7 +444,7 @@ def _windowed_dims(op, rank: int) -> list[bool]:
 
 
 @hook
-def reduce_window(op, conservative: bool = False) -> OpShardingRule:
+def reduce_window(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     """A windowed dimension can be sharded along the number of windows (the
     result size), which needs a halo exchange: a permutation."""
     operand_shapes, result_shapes = _shapes(op)
@@ -459,7 +459,7 @@ def reduce_window(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def select_and_scatter(op, conservative: bool = False) -> OpShardingRule:
+def select_and_scatter(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     """(operand, source, init) -> result. Along a windowed dimension the source
     (one value per window) needs replication, the operand a permutation."""
     operand_shapes, result_shapes = _shapes(op)
@@ -478,7 +478,7 @@ def select_and_scatter(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def reshape(op, conservative: bool = False) -> OpShardingRule | None:
+def reshape(op: ir.Operation, conservative: bool = False) -> OpShardingRule | None:
     (in_shape,), (out_shape,) = _shapes(op)
     if math.prod(in_shape) == 0:
         return None  # nothing to propagate through an empty tensor
@@ -544,7 +544,7 @@ def reshape(op, conservative: bool = False) -> OpShardingRule | None:
 
 
 @hook
-def reverse(op, conservative: bool = False) -> OpShardingRule:
+def reverse(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     reversed_dims = set(_i64s(op, "dimensions"))
     return (RuleBuilder(operand_shapes, result_shapes)
@@ -554,7 +554,7 @@ def reverse(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def rng_bit_generator(op, conservative: bool = False) -> OpShardingRule:
+def rng_bit_generator(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (state_shape,), (out_state_shape, out_shape) = _shapes(op)
     builder = RuleBuilder([state_shape], [out_state_shape, out_shape])
     # The states must stay replicated; nothing propagates between them.
@@ -566,7 +566,7 @@ def rng_bit_generator(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def sort(op, conservative: bool = False) -> OpShardingRule:
+def sort(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     shape = operand_shapes[0]
     # A negative dimension matches no dimension, as in the reference.
@@ -583,7 +583,7 @@ def sort(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def transpose(op, conservative: bool = False) -> OpShardingRule:
+def transpose(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (in_shape,), result_shapes = _shapes(op)
     builder = RuleBuilder([in_shape], result_shapes)
     for out_dim, in_dim in enumerate(_i64s(op, "permutation")):
@@ -592,7 +592,7 @@ def transpose(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def triangular_solve(op, conservative: bool = False) -> OpShardingRule:
+def triangular_solve(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     (a_shape, b_shape), result_shapes = _shapes(op)
     builder = RuleBuilder([a_shape, b_shape], result_shapes)
     builder.add_pointwise(a_shape[:-2])
@@ -618,7 +618,7 @@ def triangular_solve(op, conservative: bool = False) -> OpShardingRule:
 # ---------------------------------------------------------------- collectives
 
 
-def _gathered_dim_rule(op, dim_attr: str) -> OpShardingRule:
+def _gathered_dim_rule(op: ir.Operation, dim_attr: str) -> OpShardingRule:
     """all_gather / reduce_scatter: the gathered (scattered) dimension changes
     size, so operands and results get a factor of their own there."""
     operand_shapes, result_shapes = _shapes(op)
@@ -631,17 +631,17 @@ def _gathered_dim_rule(op, dim_attr: str) -> OpShardingRule:
 
 
 @hook
-def all_gather(op, conservative: bool = False) -> OpShardingRule:
+def all_gather(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     return _gathered_dim_rule(op, "all_gather_dim")
 
 
 @hook
-def reduce_scatter(op, conservative: bool = False) -> OpShardingRule:
+def reduce_scatter(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     return _gathered_dim_rule(op, "scatter_dimension")
 
 
 @hook
-def all_to_all(op, conservative: bool = False) -> OpShardingRule:
+def all_to_all(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     operand_shapes, result_shapes = _shapes(op)
     split_dim, concat_dim = _int(op, "split_dimension"), _int(op, "concat_dimension")
     builder = RuleBuilder(operand_shapes, result_shapes)
@@ -656,7 +656,7 @@ def all_to_all(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def approx_top_k(op, conservative: bool = False) -> OpShardingRule:
+def approx_top_k(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     """ApproxTopK / PartialReduce: (operand, iota, init value, init index) ->
     (values, indices); the reduced dimension shrinks."""
     operand_shapes, result_shapes = _shapes(op)
@@ -672,7 +672,7 @@ def approx_top_k(op, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
-def x64_combine(op, conservative: bool = False) -> OpShardingRule:
+def x64_combine(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     """Pointwise, but replicated and blocked when a rng_bit_generator consumes
     the result: its initial state must be replicated and cannot be resharded."""
     operand_shapes, result_shapes = _shapes(op)
