@@ -157,6 +157,8 @@ class PropagationEngine:
                  dataflow: DataFlowEdges | None = None, conservative: bool = False,
                  trace: Callable | None = None):
         self.module = operation(module_op)
+        self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
+        self._unchanged_by_step: dict = {}  # op -> inputs of its last step that changed nothing
         self.rule_provider = rule_provider or default_rule_provider
         self.dataflow = dataflow or DefaultDataFlowEdges()
         self.conservative = conservative
@@ -505,12 +507,26 @@ class PropagationEngine:
         results = list(op.results)
         if len(rule.operand_mappings) != len(operands) or len(rule.result_mappings) != len(results):
             return False
+        directions = tuple(get_direction(op, f) for f in range(len(rule.factor_sizes)))
+        if self.trace is None and not any(directions):
+            return False  # no factor may propagate: nothing can change
         operand_shardings = [self.get(v) for v in operands]
         result_shardings = [self.get(v) for v in results]
-        return self.propagate_tensors(
+        # A step is a function of the shardings, the rule, the directions and
+        # the strategy: if it changed nothing with these inputs before, it
+        # would change nothing again (most visits are such repeats).
+        seen = (directions, strategy, operand_shardings, result_shardings)
+        if self.trace is None and self._unchanged_by_step.get(op) == seen:
+            return False
+        changed = self.propagate_tensors(
             op, operands, results, operand_shardings, result_shardings,
             lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
-            rule, lambda f: get_direction(op, f), strategy, self.conservative, notify)
+            rule, directions.__getitem__, strategy, self.conservative, notify)
+        if changed:
+            self._unchanged_by_step.pop(op, None)
+        else:
+            self._unchanged_by_step[op] = seen
+        return changed
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
         result = edge.results[0]
@@ -653,6 +669,7 @@ class PropagationEngine:
             worklist.remove(inner)
             self._forget(inner)
         op.erase()
+        self.erasures += 1
 
     def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased) -> None:
         for operand in op.operands:
@@ -679,6 +696,7 @@ class PropagationEngine:
         self._single.pop(op, None)
         self._rules.pop(op, None)
         self._rule_attached.pop(op, None)
+        self._unchanged_by_step.pop(op, None)
         self._dirty.discard(("per_value", op))
         self._dirty.discard(("single", op))
 
@@ -835,15 +853,42 @@ def aggressive_propagate(engine: PropagationEngine, get_direction: GetDirection 
         basic_propagate(engine, strategy, get_direction)
 
 
-def op_based_direction(engine: PropagationEngine, heuristics: Sequence[Heuristic],
-                       get_direction: GetDirection) -> GetDirection:
-    def direction(op, factor: int) -> Direction:
-        view = HeuristicOp(op.name, op, engine.attached_rule(op))
-        acc = Direction.NONE
-        for heuristic in heuristics:
-            acc = union_directions(acc, heuristic(view, factor))
-        return intersect_directions(acc, get_direction(op, factor))
-    return direction
+class HeuristicDirections:
+    """The op-priority heuristics' directions of each (op, factor).
+
+    The heuristics look at the op's kind, rule and uses, which propagation
+    does not change (only erasing a dead op does), so each (op, factor) is
+    evaluated once for all priorities: the running union of heuristics 0..p
+    is kept per priority p. Forgotten when an op is erased.
+    """
+
+    def __init__(self, engine: PropagationEngine, heuristics: Sequence[Heuristic]):
+        self.engine = engine
+        self.heuristics = list(heuristics)
+        self.cache: dict = {}
+        self.erasures = engine.erasures
+
+    def unions(self, op, factor: int) -> list[Direction]:
+        if self.erasures != self.engine.erasures:
+            self.cache.clear()
+            self.erasures = self.engine.erasures
+        per_factor = self.cache.get(op)
+        if per_factor is None:
+            per_factor = self.cache[op] = {}
+        unions = per_factor.get(factor)
+        if unions is None:
+            view = HeuristicOp(op.name, op, self.engine.attached_rule(op))
+            acc, unions = Direction.NONE, []
+            for heuristic in self.heuristics:
+                acc = union_directions(acc, heuristic(view, factor))
+                unions.append(acc)
+            per_factor[factor] = unions
+        return unions
+
+    def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
+        def direction(op, factor: int) -> Direction:
+            return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
+        return direction
 
 
 def op_priority_propagate(engine: PropagationEngine, get_direction: GetDirection = propagate_any,
@@ -853,11 +898,9 @@ def op_priority_propagate(engine: PropagationEngine, get_direction: GetDirection
     if not run_op_priority_propagation:
         aggressive_propagate(engine, get_direction, propagation_strategy)
         return
-    heuristics = list(default_heuristics() if heuristics is None else heuristics)
-    for priority in range(len(heuristics)):
-        aggressive_propagate(engine, op_based_direction(engine, heuristics[:priority + 1],
-                                                        get_direction),
-                             propagation_strategy)
+    directions = HeuristicDirections(engine, default_heuristics() if heuristics is None else heuristics)
+    for priority in range(len(directions.heuristics)):
+        aggressive_propagate(engine, directions.at_priority(priority, get_direction), propagation_strategy)
 
 
 def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
