@@ -3,12 +3,19 @@
 Mappings load as `LocDict`, sequences as `LocList` and strings as `LocStr`;
 each knows the (line, col) where it started, and a `LocDict` also knows where
 each of its keys and values started.
+
+PyYAML's pure-Python parser costs ~3 ms per KB of YAML, most of sdy-dsl's
+start-up once the rule files are parsed fast; so a loaded document is also
+kept, pickled, in the user's cache directory (see `_DocumentCache`), and a
+later load of the same text skips the parser (and importing yaml).
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import sys
 from pathlib import Path
-
-import yaml
 
 from ..errors import RuleFileError
 
@@ -71,6 +78,19 @@ def load_yaml(path: Path | str, text: str | None = None):
             raise RuleFileError(path_str, None, None, f"cannot read file: {e.strerror}") from None
         except UnicodeDecodeError:
             raise RuleFileError(path_str, None, None, "file is not UTF-8 text") from None
+    cache = _DocumentCache.get()
+    if cache is None:
+        return _parse_yaml(path_str, text)
+    key = cache.key(text)
+    doc = cache.load(key, path_str)
+    if doc is _MISS:
+        doc = _parse_yaml(path_str, text)  # errors propagate and are not cached
+        cache.store(key, doc, path_str)
+    return doc
+
+
+def _parse_yaml(path_str: str, text: str):
+    import yaml
 
     class Loader(yaml.SafeLoader):
         pass
@@ -124,3 +144,119 @@ def load_yaml(path: Path | str, text: str | None = None):
 
 def loc_of(node, default: Loc) -> Loc:
     return getattr(node, "loc", None) or default
+
+
+# --------------------------------------------------------------------------- cache
+
+_MISS = object()
+
+
+class _DocumentCache:
+    """Loaded documents, pickled in $XDG_CACHE_HOME/sdy-dsl (default ~/.cache/sdy-dsl).
+
+    An entry is keyed by a hash of the YAML text and of what shapes the loaded
+    objects (this module's source, the PyYAML and Python versions); the file's
+    path is not part of it: it is written into the positions when loading, so
+    the same text under another path (a copied rule file) hits too. The cache
+    is never needed for correctness: a missing, corrupt or unwritable entry
+    means parsing the text; errors are never cached. SDY_DSL_NO_CACHE=1 turns
+    it off. Pickles are only read from a directory owned by the user and
+    writable by no one else.
+    """
+
+    FORMAT = 1
+    MAX_ENTRIES = 1000  # pruned oldest-first beyond this, when storing
+    _instance: "_DocumentCache | None | bool" = False  # False: not looked up yet
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.salt = hashlib.sha256(
+            f"{self.FORMAT}\0{sys.version}\0{_pyyaml_version()}\0".encode() + Path(__file__).read_bytes()).digest()
+
+    @classmethod
+    def get(cls) -> "_DocumentCache | None":
+        if cls._instance is False:
+            cls._instance = cls._open()
+        return cls._instance
+
+    @classmethod
+    def _open(cls) -> "_DocumentCache | None":
+        if os.environ.get("SDY_DSL_NO_CACHE", "") not in ("", "0"):
+            return None
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        if not os.path.isabs(base):  # as the XDG spec says: ignore a relative path
+            return None
+        directory = Path(base) / "sdy-dsl"
+        try:
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            st = directory.stat()
+            if hasattr(os, "getuid") and (st.st_uid != os.getuid() or st.st_mode & 0o022):
+                return None  # someone else could plant a pickle there
+            return cls(directory)
+        except OSError:
+            return None
+
+    def key(self, text: str) -> str:
+        return hashlib.sha256(self.salt + text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def load(self, key: str, path_str: str):
+        try:
+            with open(self.directory / f"{key}.pickle", "rb") as f:
+                stored_key, doc = _PathUnpickler(f, path_str).load()
+        except Exception:  # absent, truncated, corrupt, from an incompatible version...
+            return _MISS
+        return doc if stored_key == key else _MISS
+
+    def store(self, key: str, doc, path_str: str) -> None:
+        target = self.directory / f"{key}.pickle"
+        temporary = self.directory / f".{key}.{os.getpid()}.tmp"
+        try:
+            with open(temporary, "wb") as f:
+                _PathPickler(f, path_str).dump((key, doc))
+            os.replace(temporary, target)  # readers see the whole entry or none
+            self._prune()
+        except Exception:
+            try:
+                temporary.unlink()
+            except OSError:
+                pass
+
+    def _prune(self) -> None:
+        entries = [e for e in os.scandir(self.directory) if e.name.endswith(".pickle")]
+        if len(entries) <= self.MAX_ENTRIES:
+            return
+        entries.sort(key=lambda e: e.stat().st_mtime)
+        for entry in entries[:len(entries) - self.MAX_ENTRIES // 2]:
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
+def _pyyaml_version() -> str:
+    """PyYAML's `__init__.py`, which holds its version, read without importing yaml (~20 ms)."""
+    from importlib.util import find_spec
+    spec = find_spec("yaml")
+    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest() if spec and spec.origin else ""
+
+
+class _PathPickler(pickle.Pickler):
+    """Pickles the file's path (shared by every Loc of a document) as a reference."""
+
+    def __init__(self, file, path_str: str):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.path_str = path_str
+
+    def persistent_id(self, obj):
+        return "path" if obj is self.path_str else None
+
+
+class _PathUnpickler(pickle.Unpickler):
+    def __init__(self, file, path_str: str):
+        super().__init__(file)
+        self.path_str = path_str
+
+    def persistent_load(self, pid):
+        if pid != "path":
+            raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+        return self.path_str

@@ -1,0 +1,185 @@
+"""The pyparsing definitions of the two grammars described in syntax.py.
+
+This module is the reference for both languages and produces every syntax
+error message. It is imported on first need only: importing pyparsing and
+building the grammars costs tens of milliseconds, and well-formed
+expressions are parsed by the hand-written expr_parser instead.
+"""
+from __future__ import annotations
+
+import pyparsing as pp
+
+from .fast_syntax import balanced_attr_end
+
+from .syntax import (AttrEntry, Arith, Bind, BlockPattern, BoolOp, Call, Compare, GetAttr, IfElse,
+                     Lambda, ListExpr, Lit, Not, OpPattern, RegionPattern, ValueVar, Var)
+
+pp.ParserElement.enable_packrat()
+
+# --------------------------------------------------------------------------- tokens
+
+IDENT = pp.Word(pp.alphas + "_", pp.alphanums + "_")
+DOTTED = pp.Combine(IDENT + pp.ZeroOrMore("." + IDENT))
+VALUE_NAME = pp.Combine(pp.Suppress("%") + pp.Word(pp.alphanums + "_"))
+DOLLAR_NAME = pp.Combine(pp.Suppress("$") + IDENT)
+STRING = pp.QuotedString('"', esc_char="\\", unquote_results=False) | pp.QuotedString(
+    "'", esc_char="\\", unquote_results=False)
+
+
+class BalancedAttr(pp.Token):
+    """An MLIR attribute literal: scans to the next top-level ',' or '}'."""
+
+    def __init__(self):
+        super().__init__()
+        self.mayReturnEmpty = False
+        self.mayIndexError = False
+        self.set_name("attribute literal")
+
+    def parseImpl(self, instring, loc, do_actions=True):
+        i = balanced_attr_end(instring, loc)
+        text = instring[loc:i].strip()
+        if not text:
+            raise pp.ParseException(instring, loc, "expected an attribute literal", self)
+        return i, text
+
+
+# --------------------------------------------------------------------------- patterns
+
+
+def _build_pattern_grammar():
+    LPAR, RPAR, LBRACE, RBRACE, EQ, COMMA = map(pp.Suppress, "(){}=,")
+    value_var = (VALUE_NAME + pp.Opt(pp.Literal("*"))).set_parse_action(
+        lambda t: ValueVar(t[0], len(t) > 1))
+    wildcard = pp.Literal("_").set_parse_action(lambda: ValueVar("_"))
+    any_rest = pp.Literal("*").set_parse_action(lambda: ValueVar("_", True))
+    operand = value_var | wildcard | any_rest
+    operands = pp.Group(LPAR + pp.Opt(pp.DelimitedList(operand)) + RPAR)
+
+    attr_name = DOTTED | pp.QuotedString('"')
+    attr_bind = (DOLLAR_NAME + pp.Opt(pp.Literal("?")))
+    attr_entry = (
+        pp.Literal("...").set_parse_action(lambda: AttrEntry("...", "rest"))
+        | (pp.Suppress("!") + attr_name).set_parse_action(lambda t: AttrEntry(t[0], "absent"))
+        | (attr_name + EQ + attr_bind).set_parse_action(
+            lambda t: AttrEntry(t[0], "bind", var=t[1], optional=len(t) > 2))
+        | (attr_name + EQ + pp.Literal("_")).set_parse_action(lambda t: AttrEntry(t[0], "present"))
+        | (attr_name + EQ + BalancedAttr()).set_parse_action(
+            lambda t: AttrEntry(t[0], "literal", literal=t[1]))
+        | attr_name.copy().set_parse_action(lambda t: AttrEntry(t[0], "present"))
+    )
+    attrs = pp.Group(LBRACE + pp.Opt(pp.DelimitedList(attr_entry)) + RBRACE)
+
+    line = pp.Forward()
+    block_args = (pp.Suppress("^") + pp.Opt(IDENT).suppress() + LPAR
+                  + pp.Group(pp.Opt(pp.DelimitedList(value_var))) + RPAR + pp.Suppress(":"))
+    block = (LBRACE + pp.Opt(block_args, default=None) + pp.Group(pp.ZeroOrMore(line + pp.Opt(";").suppress()))
+             + RBRACE).set_parse_action(
+        lambda t: BlockPattern(list(t[0]) if t[0] is not None else [], list(t[1])))
+    region = ((DOLLAR_NAME + pp.Opt(pp.Suppress(":") + block)).set_parse_action(
+        lambda t: RegionPattern(t[0], t[1] if len(t) > 1 else None))
+        | block.copy().add_parse_action(lambda t: RegionPattern(None, t[0])))
+    regions = pp.Group(LPAR + pp.DelimitedList(region) + RPAR)
+
+    op_names = pp.Group(pp.DelimitedList(DOTTED, delim="|") | pp.Literal("*"))
+    label = DOLLAR_NAME("label") + EQ
+    results = pp.Group(pp.DelimitedList(value_var))("results") + EQ
+
+    def make_line(s, loc, t):
+        return OpPattern(
+            names=tuple(t["names"]),
+            label=t.get("label"),
+            results=list(t["results"]) if "results" in t else [],
+            operands=list(t["operands"]) if "operands" in t else None,
+            attrs=list(t["attrs"]) if "attrs" in t else [],
+            regions=list(t["regions"]) if "regions" in t else None,
+            offset=loc,
+        )
+
+    line <<= (pp.Opt(label | results) + op_names("names") + pp.Opt(operands("operands"))
+              + pp.Opt(attrs("attrs")) + pp.Opt(regions("regions"))).set_parse_action(make_line)
+    return pp.OneOrMore(line + pp.Opt(";").suppress())
+
+
+PATTERN = _build_pattern_grammar()
+
+
+# --------------------------------------------------------------------------- expressions
+
+
+def _build_expr_grammar():
+    expr = pp.Forward()
+    LPAR, RPAR = map(pp.Suppress, "()")
+
+    def at(cls):
+        def action(s, loc, t):
+            node = cls(*t)
+            node.offset = loc
+            return node
+        return action
+
+    integer = pp.Regex(r"-?\d+").set_parse_action(lambda s, loc, t: Lit(int(t[0]), offset=loc))
+    string = (pp.QuotedString('"', esc_char="\\") | pp.QuotedString("'", esc_char="\\")).set_parse_action(
+        lambda s, loc, t: Lit(t[0], offset=loc))
+    keyword_lit = (pp.Keyword("true") | pp.Keyword("false") | pp.Keyword("none")).set_parse_action(
+        lambda s, loc, t: Lit({"true": True, "false": False, "none": None}[t[0]], offset=loc))
+    value_var = pp.Combine("%" + pp.Word(pp.alphanums + "_")).set_parse_action(
+        lambda s, loc, t: Var(t[0], offset=loc))
+    dollar_var = pp.Combine("$" + IDENT).set_parse_action(lambda s, loc, t: Var(t[0], offset=loc))
+    reserved = (pp.Keyword("and") | pp.Keyword("or") | pp.Keyword("not") | pp.Keyword("in")
+                | pp.Keyword("if") | pp.Keyword("else"))
+    func_name = ~reserved + IDENT
+    call = (func_name + LPAR + pp.Group(pp.Opt(pp.DelimitedList(expr))) + RPAR).set_parse_action(
+        lambda s, loc, t: Call(t[0], list(t[1]), offset=loc))
+    list_lit = (pp.Suppress("[") + pp.Opt(pp.DelimitedList(expr)) + pp.Suppress("]")).set_parse_action(
+        lambda s, loc, t: ListExpr(list(t), offset=loc))
+    atom = keyword_lit | integer | string | call | value_var | dollar_var | list_lit | (LPAR + expr + RPAR)
+
+    def fold_attrs(s, loc, t):
+        node = t[0]
+        for name in t[1:]:
+            node = GetAttr(node, name, offset=loc)
+        return node
+
+    postfix = (atom + pp.ZeroOrMore(pp.Suppress(".") + IDENT)).set_parse_action(fold_attrs)
+
+    def binary(cls):
+        def action(s, loc, t):
+            tokens = t[0]
+            node = tokens[0]
+            for i in range(1, len(tokens), 2):
+                node = cls(tokens[i], node, tokens[i + 1], offset=loc)
+            return node
+        return action
+
+    def bool_op(name):
+        def action(s, loc, t):
+            return BoolOp(name, list(t[0][::2]), offset=loc)
+        return action
+
+    def not_op(s, loc, t):
+        return Not(t[0][1], offset=loc)
+
+    comparison_ops = pp.one_of("== != <= >= < >") | pp.Keyword("in") | pp.Combine(
+        pp.Keyword("not") + pp.White() + pp.Keyword("in"), adjacent=False).set_parse_action(lambda: "not in")
+    arith = pp.infix_notation(postfix, [
+        (pp.one_of("* // %"), 2, pp.OpAssoc.LEFT, binary(Arith)),
+        (pp.one_of("+ -"), 2, pp.OpAssoc.LEFT, binary(Arith)),
+    ])
+    comparison = (arith + pp.Opt(comparison_ops + arith)).set_parse_action(
+        lambda s, loc, t: Compare(t[1], t[0], t[2], offset=loc) if len(t) == 3 else t[0])
+    logic = pp.infix_notation(comparison, [
+        (pp.Keyword("not"), 1, pp.OpAssoc.RIGHT, not_op),
+        (pp.Keyword("and"), 2, pp.OpAssoc.LEFT, bool_op("and")),
+        (pp.Keyword("or"), 2, pp.OpAssoc.LEFT, bool_op("or")),
+    ])
+    binding = (pp.Combine("$" + IDENT) + pp.Suppress(":=") + logic).set_parse_action(
+        lambda s, loc, t: Bind(t[0], t[1], offset=loc))
+    conditional = (logic + pp.Opt(pp.Keyword("if").suppress() + logic + pp.Keyword("else").suppress() + expr)
+                   ).set_parse_action(lambda s, loc, t: IfElse(t[0], t[1], t[2], offset=loc) if len(t) == 3 else t[0])
+    lam = (pp.Combine("$" + IDENT) + pp.Suppress("=>") + expr).set_parse_action(
+        lambda s, loc, t: Lambda(t[0], t[1], offset=loc))
+    expr <<= lam | binding | conditional
+    return expr
+
+
+EXPR = _build_expr_grammar()
