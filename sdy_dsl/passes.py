@@ -17,7 +17,7 @@ from .interp.rulefile import PassDef, load_rule_file
 from .runtime import interfaces
 
 BUILTIN_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-_PASS_KEY = re.compile(r"^pass:\s*['\"]?([a-z0-9-]+)", re.M)
+_PASS_KEY = re.compile(r"^pass:\s*['\"]?([^'\"\s#]+)", re.M)
 
 # Passes that MLIR itself provides (run through its PassManager).
 GENERIC_MLIR_PASSES = ("inline", "symbol-dce", "canonicalize", "cse", "symbol-privatize",

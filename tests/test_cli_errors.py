@@ -181,3 +181,36 @@ def test_output_to_a_device_writes_through_it(tmp_path):
     rc, _, err = run_sdy_dsl(["opt", good, "-sdy-close-shardings", "-o", os.devnull])
     assert rc == 0, err
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+
+
+def test_user_rule_file_with_invalid_pass_name_is_reported(tmp_path):
+    # Registered under its literal name, so running it reports the name's
+    # location instead of "unknown pass".
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule_file = rules / "t.yaml"
+    rule_file.write_text("pass: sdy_T\nsummary: s\nrules: []\n")
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "--rules", str(rules), "-sdy_T"],
+               rf"^{re.escape(str(rule_file))}:1:7: error: invalid pass name 'sdy_T'")
+
+
+def test_action_on_an_op_erased_earlier_in_the_rewrite(tmp_path):
+    # The handle dangles after erase(): a clear error at the rule, not a crash.
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule_file = rules / "t.yaml"
+    rule_file.write_text(textwrap.dedent("""\
+        pass: sdy-t
+        summary: s
+        rules:
+          - id: erase-then-annotate
+            match: "$op = stablehlo.negate(%x)"
+            rewrite:
+              - erase($op)
+              - set_attr($op, "foo", 1)
+        """))
+    path = write(tmp_path, "g.mlir", GOOD.replace("return %a", "%0 = stablehlo.negate %a : tensor<4xf32>\n  return %a"))
+    fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
+               rf"^{re.escape(str(rule_file))}:4:5: error: rule 'erase-then-annotate' failed on an erased op: "
+               r".*'\$op' was erased or replaced by an earlier action of this rewrite")

@@ -87,7 +87,7 @@ class RewriteContext:
         self.changed = True
 
     def is_erased(self, op) -> bool:
-        return id(op) in self.erased
+        return id(operation(op)) in self.erased
 
     def replace_uses(self, old: ir.Value, new: ir.Value) -> None:
         if old == new:

@@ -12,6 +12,8 @@ import operator
 from dataclasses import dataclass
 from typing import Callable
 
+from jaxlib.mlir import ir
+
 from . import syntax as S
 
 
@@ -86,7 +88,15 @@ class ExprCompiler:
         name = node.name
         if name not in bound:
             raise CompileError(node.offset, f"unbound metavariable '{name}'")
-        return lambda env: env.vars[name]
+
+        def lookup(env):
+            value = env.vars[name]
+            # An op erased (or replaced) by an earlier action of the same
+            # rewrite is a dangling handle: touching it would crash MLIR.
+            if env.ctx.erased and isinstance(value, (ir.Operation, ir.OpView)) and env.ctx.is_erased(value):
+                raise EvalError(f"'{name}' was erased or replaced by an earlier action of this rewrite")
+            return value
+        return lookup
 
     def _ListExpr(self, node, bound, allow_actions):
         items = [self.compile(i, bound, allow_actions) for i in node.items]
