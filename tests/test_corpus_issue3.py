@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 
 from lit_runner import run_sdy_dsl
+from models.zoo import MODELS
 from reference import pipeline_from_flags, run_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
-ZOO = ["mlp_tp_2x4", "while_loop_2x4", "cond_switch_2x4", "shard_map_partial_2x4", "shard_alike_2x4",
-       "constants_iota_2x4", "gpt_scan_tp_2x4", "moe_2x2x2", "custom_calls_2x4"]
+# Every zoo model: loops (while/fori/scan), cond, shard_map, shard_alike,
+# constraints, constants and iotas, convolutions, MoE, custom calls, priorities.
+ZOO = sorted(MODELS)
 
 # pass -> reference passes run first to make its input
 PASSES = {
