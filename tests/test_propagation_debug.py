@@ -86,6 +86,52 @@ def test_origins_of_a_while_loop_match_reference(tmp_path):
     assert out == expected
 
 
+# Bookkeeping rules of the reference (one handler for every pass) that the
+# cases above do not reach.
+BOOKKEEPING_CASES = {
+    # Every func result step is on result 0 and an edge already recorded for an
+    # axis (same source and target) is not repeated: result 1's step for "a" is
+    # dropped, its "b" kept.
+    "func_result_edges_not_repeated": """
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>})
+    -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.abs %arg1 : tensor<8x8xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+""",
+    # Sub-axes of one axis in one step: by sub-axis, not in recording order
+    # (operand-0 takes "x":(2)4 before operand-1 takes "x":(1)2).
+    "sub_axes_in_order": """
+sdy.mesh @mesh = <["x"=8]>
+func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x":(2)4}, {"x":(1)2}]>]>} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+""",
+    # An axis from a sharding no user wrote (on an op result) has no origin:
+    # the reference prints ": 0".
+    "unknown_origin": """
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>} : tensor<8xf32>
+  %1 = stablehlo.abs %0 : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+""",
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOOKKEEPING_CASES))
+def test_bookkeeping_matches_reference(case, tmp_path):
+    ok, expected, rc, out, err = run_both(BOOKKEEPING_CASES[case], "sdy-basic-propagate", BOTH,
+                                          tmp_path)
+    assert ok and rc == 0, err
+    assert out == expected
+
+
 FEATURES = (ROOT / "tests" / "data" / "propagation" / "features.mlir").read_text().split("// -----\n")
 
 

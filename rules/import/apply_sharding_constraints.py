@@ -11,9 +11,7 @@ from sdy_dsl.interp.builtins import to_sharding
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
 # Debug-info hooks the rule file calls (debug-sharding-origins / debug-propagation-edge-sharding).
-from sdy_dsl.runtime.debug_info import (  # noqa: F401
-    func_result_sharding_hook, input_origin_hook, mc_input_origin_hook, mc_output_origin_hook,
-    next_origin_name, output_origin_hook, record_origins, record_sharding_update, save_debug_info)
+from sdy_dsl.runtime.debug_info import record_sharding_update, save_debug_info, seed_debug_info  # noqa: F401
 from sdy_dsl.runtime.sharding import TensorSharding, codec
 from sdy_dsl.runtime.values import operation
 

@@ -1,7 +1,8 @@
 """Sharding debug info: where each axis of a sharding came from, and how it got there.
 
-Two options of Shardy's sharding passes (sdy-apply-sharding-constraints, the
-sdy-*-propagate passes) ask for it:
+Two options of Shardy's sharding passes ask for it, and sdy-apply-sharding-constraints
+and the four sdy-*-propagate passes all record it here, the same way (the reference
+shares one handler between them):
 
 - `debug-sharding-origins`: for every value, which *user* sharding each of
   its axes came from. The user shardings are named after where they were
@@ -10,7 +11,9 @@ sdy-*-propagate passes) ask for it:
   `mc_<n>_output: i` (in/out sharding i of the n-th `sdy.manual_computation`;
   the op itself is named `mc_<n>`). Constraints and manual computations carry
   their name in `sdy.sharding_origin_name`. Each (value, axis) keeps the first
-  origin recorded for it.
+  origin recorded for it: `seed_origins` records the user shardings before the
+  pass (constraints and their sharded operand, then manual computations, then
+  functions), each update records the origin its source had.
 - `debug-propagation-edge-sharding`: for every op, through which of its
   operands/results each new axis arrived. Each sharding update of an op that
   changes its sharding projection (under the op's sharding rule) is one
@@ -28,22 +31,31 @@ end:
   dictionary per result. A value returned by its function also gives the
   function's result attribute. Origins naming the holder itself read `self`.
 - `sdy.propagation_edges = #sdy.propagation_edges<[{step-N = [{"a" =
-  result-0 -> [operand-0]}]}]>` on each op (steps ascending, axes by name,
-  targets operands first), on function result attributes for updates of a
-  function's results.
+  result-0 -> [operand-0]}]}]>` on each op (steps ascending, axes by name and
+  sub-axis, one source per axis and step, targets operands first); an edge
+  already recorded for the same axis, source and target is not repeated at a
+  later step. A function's result step (the returned value as operand 0, the
+  result as result 0) goes to its result attribute 0, whichever result it was.
 
-Rule files use the hooks at the end of this module (a pass's hook module
-imports them); Python passes use `ShardingDebugInfo.of(ctx)` directly.
+Quirk kept from the reference: an axis whose source has no recorded origin
+(a sharding the input already had on an op result, or one set through a
+sharding group) gets the origin `": 0"` (the reference reads a missing map
+entry there).
+
+Python passes create a `ShardingDebugInfo` themselves (the propagation engine
+passes its own view of the shardings, see `__init__`); rule files call the
+hooks at the end of this module (a pass's hook module imports them).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from jaxlib.mlir import ir
 
 from ..hooks import hook
 from . import interfaces
+from .propagation.projection import NOT_A_PREFIX, ShardingProjection, axis_list_prefix_status
 from .sharding import AxisRef, Mesh, TensorSharding, codec
 from .values import operation
 
@@ -51,6 +63,7 @@ ORIGIN_NAME_ATTR = "sdy.sharding_origin_name"
 SHARDING_ORIGINS_ATTR = "sdy.sharding_origins"
 PROPAGATION_EDGES_ATTR = "sdy.propagation_edges"
 SELF = "self"
+UNKNOWN_ORIGIN = ": 0"  # what the reference prints for a missing origin
 
 SHARDING_ORIGINS_OPTION = "debug-sharding-origins"
 PROPAGATION_EDGES_OPTION = "debug-propagation-edge-sharding"
@@ -108,21 +121,27 @@ class PropagationEdge:
     step: int
 
 
+def _axis_order(axis: AxisRef) -> tuple:
+    return (axis.name, axis.pre_size, axis.sub_size or 0)
+
+
 def propagation_edges_text(axis_edges: dict[AxisRef, list[PropagationEdge]]) -> str | None:
     """`#sdy.propagation_edges<...>` for one op's edges; None when there are none."""
-    per_step: dict[int, dict[AxisRef, dict[EdgeNode, set[EdgeNode]]]] = {}
+    # step -> axis -> (its first source, the targets it reached from there)
+    per_step: dict[int, dict[AxisRef, tuple[EdgeNode, set[EdgeNode]]]] = {}
     for axis, edges in axis_edges.items():
         for edge in edges:
-            per_step.setdefault(edge.step, {}).setdefault(axis, {}).setdefault(edge.source, set()).add(edge.target)
+            source, targets = per_step.setdefault(edge.step, {}).setdefault(axis, (edge.source, set()))
+            if edge.source == source:  # one source per axis and step, as the reference
+                targets.add(edge.target)
     if not per_step:
         return None
     steps = []
     for step in sorted(per_step):
-        # By axis name only (sub-axes of one axis keep their recording order), as Shardy.
         entries = [f"{{{axis.text()} = {source.text()} -> "
                    f"[{', '.join(t.text() for t in sorted(targets, key=EdgeNode.sort_key))}]}}"
-                   for axis, sources in sorted(per_step[step].items(), key=lambda item: item[0].name)
-                   for source, targets in sources.items()]
+                   for axis, (source, targets) in sorted(per_step[step].items(),
+                                                         key=lambda item: _axis_order(item[0]))]
         steps.append(f"{{step-{step} = [{', '.join(entries)}]}}")
     return f"#sdy.propagation_edges<[{', '.join(steps)}]>"
 
@@ -203,7 +222,34 @@ def _with_self(origins: ir.Attribute, own_name: str) -> ir.Attribute:
     return ir.DictAttr.get(entries)
 
 
+def _ops_named(root: ir.Operation, name: str) -> list[ir.Operation]:
+    """The ops called `name` under `root`, in post-order (the reference's walk)."""
+    found = []
+
+    def visit(op):
+        if op.name == name:
+            found.append(operation(op))
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.POST_ORDER)
+    return found
+
+
+def _funcs(module: ir.Operation) -> list[ir.Operation]:
+    return [operation(op) for op in module.regions[0].blocks[0].operations
+            if operation(op).name == FUNC]
+
+
 # --------------------------------------------------------------------------- projections
+
+# The axes of every factor of every operand / result of a sharding projection:
+# what an update is compared against (the projection itself changes in place).
+FactorAxes = tuple[list[dict[int, tuple[AxisRef, ...]]], list[dict[int, tuple[AxisRef, ...]]]]
+
+
+def factor_axes(projection: ShardingProjection) -> FactorAxes:
+    return ([{f: tuple(fs.axes) for f, fs in t.factors.items()} for t in projection.operands],
+            [{f: tuple(fs.axes) for f, fs in t.factors.items()} for t in projection.results])
 
 
 def _factor_state(tensor) -> tuple:
@@ -212,32 +258,36 @@ def _factor_state(tensor) -> tuple:
             tuple(tensor.replicated), tuple(tensor.unreduced))
 
 
-def projection_changed(old, new) -> bool:
-    """Whether two sharding projections (propagation.projection.ShardingProjection) differ."""
+def projection_changed(old: ShardingProjection, new: ShardingProjection) -> bool:
+    """Whether two sharding projections differ (in anything, not only axes)."""
     return any(_factor_state(a) != _factor_state(b)
                for a, b in zip(list(old.tensors()), list(new.tensors()), strict=True))
 
 
-def _source_of(new_axes: list[AxisRef], factor: int, old_tensors, mesh: Mesh) -> int | None:
-    """The first tensor whose old sharding of `factor` already had `new_axes` (or more)."""
-    from .propagation.projection import NOT_A_PREFIX, axis_list_prefix_status
-    for index, tensor in enumerate(old_tensors):
-        fs = tensor.factors.get(factor)
-        if fs is not None and axis_list_prefix_status(new_axes, fs.axes, mesh) != NOT_A_PREFIX:
-            return index
+def _source_of(new_axes: tuple[AxisRef, ...], factor: int, old: FactorAxes,
+               mesh: Mesh) -> EdgeNode | None:
+    """The first operand, else result, whose old axes of `factor` start with `new_axes`."""
+    for kind, tensors in ((OPERAND, old[0]), (RESULT, old[1])):
+        for index, factors in enumerate(tensors):
+            axes = factors.get(factor)
+            if axes is not None and axis_list_prefix_status(new_axes, axes, mesh) != NOT_A_PREFIX:
+                return EdgeNode(kind, index)
     return None
 
 
-def new_axis_edges(old, new, rule, mesh: Mesh, step: int) -> tuple[list[dict], list[dict]]:
+def new_axis_edges(old: FactorAxes, new: ShardingProjection, rule, mesh: Mesh,
+                   step: int) -> tuple[list[dict], list[dict]]:
     """Per operand and per result: {new axis: PropagationEdge} of an update from
-    projection `old` to `new` under `rule` (an OpShardingRule)."""
-    def visit(old_tensor, new_tensor, kind, index, mapping) -> dict:
+    `old` (`factor_axes` of the projection before) to projection `new` under
+    `rule` (an OpShardingRule)."""
+    def visit(old_factors, tensor, kind, index, mapping) -> dict:
         found: dict[AxisRef, PropagationEdge] = {}
         for dim_factors in mapping:
             previous = None
             for factor in dim_factors:
-                old_axes = old_tensor.factors[factor].axes
-                new_axes = new_tensor.factors[factor].axes
+                old_axes = old_factors.get(factor, ())
+                factor_sharding = tensor.factors.get(factor)
+                new_axes = tuple(factor_sharding.axes) if factor_sharding is not None else ()
                 if old_axes == new_axes or len(new_axes) < max(len(old_axes), 1):
                     continue  # unchanged (an update only adds axes)
                 # Sub-axes of one axis split over a dimension's factors count as their merge.
@@ -246,14 +296,11 @@ def new_axis_edges(old, new, rule, mesh: Mesh, step: int) -> tuple[list[dict], l
                     found.pop(previous, None)
                     last = previous.merge(last, mesh)
                 previous = new_axes[-1]
-                introduced = list(new_axes[:-1]) + [last]
-                source = _source_of(new_axes, factor, old.operands, mesh)
-                source_kind = OPERAND
-                if source is None:
-                    source, source_kind = _source_of(new_axes, factor, old.results, mesh), RESULT
+                introduced = new_axes[:-1] + (last,)
+                source = _source_of(new_axes, factor, old, mesh)
                 if source is None:
                     continue
-                edge = PropagationEdge(EdgeNode(source_kind, source), EdgeNode(kind, index), step)
+                edge = PropagationEdge(source, EdgeNode(kind, index), step)
                 # The last old axis may have grown (a sub-axis "x":(1)2 -> "x"), then the rest is new.
                 if old_axes and old_axes[-1] != introduced[len(old_axes) - 1]:
                     found.setdefault(introduced[len(old_axes) - 1], edge)
@@ -261,10 +308,10 @@ def new_axis_edges(old, new, rule, mesh: Mesh, step: int) -> tuple[list[dict], l
                     found.setdefault(axis, edge)
         return found
 
-    operands = [visit(o, n, OPERAND, i, rule.operand_mappings[i])
-                for i, (o, n) in enumerate(zip(old.operands, new.operands, strict=True))]
-    results = [visit(o, n, RESULT, i, rule.result_mappings[i])
-               for i, (o, n) in enumerate(zip(old.results, new.results, strict=True))]
+    operands = [visit(old[0][i], tensor, OPERAND, i, rule.operand_mappings[i])
+                for i, tensor in enumerate(new.operands)]
+    results = [visit(old[1][i], tensor, RESULT, i, rule.result_mappings[i])
+               for i, tensor in enumerate(new.results)]
     return operands, results
 
 
@@ -274,24 +321,33 @@ def new_axis_edges(old, new, rule, mesh: Mesh, step: int) -> tuple[list[dict], l
 class ShardingDebugInfo:
     """Origins and propagation edges collected during one pass run (Shardy's
     ShardingDebugMappings plus its action handler). The values and ops it
-    holds must still exist when it is saved."""
+    holds must still exist when it is saved (or be `forget`-ten)."""
 
     SCRATCH_KEY = "sharding_debug_info"
 
-    def __init__(self, sharding_origins: bool = False, propagation_edges: bool = False):
+    def __init__(self, sharding_origins: bool = False, propagation_edges: bool = False, *,
+                 shardable_value: Callable[[ir.Value], ir.Value | None] = shardable_value,
+                 sharding_of: Callable[[ir.Value], TensorSharding | None] = interfaces.sharding_of):
+        """`shardable_value(v)`: the value that holds `v`'s sharding (None: none can);
+        `sharding_of(v)`: `v`'s sharding before the pass. Both read the IR by
+        default; a pass that keeps shardings elsewhere while it runs passes its own."""
         self.sharding_origins = sharding_origins
         self.propagation_edges = propagation_edges
+        self.shardable_value = shardable_value
+        self.sharding_of = sharding_of
         # shardable value -> {axis: origin name}, first writer wins
         self.origins: dict[ir.Value, dict[AxisRef, str]] = {}
+        # (op, name) of every constraint / manual computation, written when saving:
+        # an ir.Operation's hash changes with its attributes, and ops are dict keys.
+        self.origin_names: list[tuple[ir.Operation, str]] = []
         # op -> {axis: [edges]}; for a func.func, per result index instead
         self.op_edges: dict[ir.Operation, dict[AxisRef, list[PropagationEdge]]] = {}
         self.func_result_edges: dict[ir.Operation, dict[int, dict[AxisRef, list[PropagationEdge]]]] = {}
         self.step = 0
-        self._name_counters: dict[str, int] = {}
 
     @classmethod
     def of(cls, ctx) -> "ShardingDebugInfo":
-        """The collector of a pass run (in `ctx.scratch`), from the pass's debug options."""
+        """The collector of a rule-file pass run (in `ctx.scratch`), from its debug options."""
         info = ctx.scratch.get(cls.SCRATCH_KEY)
         if info is None:
             info = ctx.scratch[cls.SCRATCH_KEY] = cls(
@@ -304,75 +360,125 @@ class ShardingDebugInfo:
         return self.sharding_origins or self.propagation_edges
 
     # ------------------------------------------------------------------ origins
-    def next_origin_name(self, prefix: str) -> str:
-        """`<prefix>_0`, `<prefix>_1`, ...: one counter per prefix over the run."""
-        n = self._name_counters.get(prefix, 0)
-        self._name_counters[prefix] = n + 1
-        return f"{prefix}_{n}"
+    def seed_origins(self, module) -> None:
+        """Before the pass: name the constraints and manual computations and record
+        the user shardings, in the reference's order (the first record of an axis
+        wins): constraints (their result, and their operand if sharded), manual
+        computations (the edges of their body arguments, their sharded operands,
+        the edges of their results), then function arguments and returned values."""
+        if not self.sharding_origins:
+            return
+        module = operation(module)
+        for n, constraint in enumerate(_ops_named(module, CONSTRAINT)):
+            name = f"constraint_{n}"
+            self.origin_names.append((constraint, name))
+            self.record_origins(constraint.results[0],
+                                codec.tensor_sharding(constraint.attributes["sharding"]), name)
+            operand = constraint.operands[0]
+            self.record_origins(operand, self.sharding_of(operand), name)
+        for n, mc in enumerate(_ops_named(module, MANUAL_COMPUTATION)):
+            name = f"mc_{n}"
+            self.origin_names.append((mc, name))
+            body_args = mc.regions[0].blocks[0].arguments
+            for i, sharding in enumerate(codec.sharding_per_value(mc.attributes["in_shardings"])):
+                edge = interfaces.data_flow_edge_of(body_args[i])
+                if edge is None:
+                    continue
+                self.record_origins(edge.results[0], sharding, mc_input_origin(name, i))
+                self.record_origins(mc.operands[i], self.sharding_of(mc.operands[i]),
+                                    mc_input_origin(name, i))
+            for i, sharding in enumerate(codec.sharding_per_value(mc.attributes["out_shardings"])):
+                edge = interfaces.data_flow_edge_of(mc.results[i])
+                if edge is not None:
+                    self.record_origins(edge.results[0], sharding, mc_output_origin(name, i))
+        for func in _funcs(module):
+            terminator = _body_terminator(func)
+            if terminator is None:
+                continue
+            for arg in func.regions[0].blocks[0].arguments:
+                self.record_origins(arg, self.sharding_of(arg), input_origin(arg.arg_number))
+            for i, value in enumerate(terminator.operands):
+                self.record_origins(value, func_result_sharding(func, i), output_origin(i))
 
-    def record_origins(self, value: ir.Value, sharding: TensorSharding | None, origin: str) -> bool:
-        """Every dimension axis of `sharding` came to `value` from `origin`, unless known.
-        Returns whether an axis was new."""
+    def record_origins(self, value: ir.Value, sharding: TensorSharding | None, origin: str) -> None:
+        """Every dimension axis of `sharding` came to `value` from `origin`, unless known."""
         if sharding is None:
-            return False
-        axes = [axis for dim in sharding.dims for axis in dim.axes]
-        if not axes:
-            return False
-        known = self.origins.setdefault(shardable_value(value), {})
-        before = len(known)
-        for axis in axes:
-            known.setdefault(axis, origin)
-        return len(known) > before
+            return
+        value = self.shardable_value(value)
+        if value is None:
+            return
+        for dim in sharding.dims:
+            for axis in dim.axes:
+                self.origins.setdefault(value, {}).setdefault(axis, origin)
 
-    def origin_of(self, value: ir.Value, axis: AxisRef, mesh: Mesh) -> str | None:
+    def origin_of(self, value: ir.Value, axis: AxisRef, mesh: Mesh) -> str:
         """The origin of `axis` on `value`; for a split or merged sub-axis, that of the
-        first recorded axis containing it or contained in it."""
-        known = self.origins.get(shardable_value(value))
+        first recorded axis containing it or contained in it; else UNKNOWN_ORIGIN."""
+        known = self.origins.get(self.shardable_value(value))
         if not known:
-            return None
+            return UNKNOWN_ORIGIN
         if axis in known:
             return known[axis]
         return next((origin for other, origin in known.items()
-                     if other.contains(axis, mesh) or axis.contains(other, mesh)), None)
+                     if other.contains(axis, mesh) or axis.contains(other, mesh)), UNKNOWN_ORIGIN)
 
     # ------------------------------------------------------------------ updates
+    snapshot = staticmethod(factor_axes)
+
     def record_update(self, op, operands: Sequence[ir.Value], results: Sequence[ir.Value],
-                      rule, mesh: Mesh, old, new, changed: bool | None = None) -> bool:
-        """One sharding update of `op`: projections `old` -> `new` of its `operands` and
-        `results` under `rule` (an OpShardingRule). If it changed anything (`changed`,
-        else compared), it is a new step: every newly introduced axis gets its edge and
-        takes the origin its source had. Returns whether it was recorded."""
-        if not self.enabled:
-            return False
-        if changed is None:
-            changed = projection_changed(old, new)
-        if not changed:
-            return False
+                      rule, mesh: Mesh, old: FactorAxes, new: ShardingProjection) -> None:
+        """One sharding update of `op` that changed its sharding projection (the caller
+        knows: the propagation engine from the tensors it updated, a rule file by
+        `projection_changed`): from `old` (`snapshot` of the projection before) to
+        projection `new` of its `operands` and `results` under `rule` (an
+        OpShardingRule). It is the next step: every newly introduced axis gets its
+        edge and takes the origin its source had."""
         op = operation(op)
         operand_edges, result_edges = new_axis_edges(old, new, rule, mesh, self.step)
         self.step += 1
-        values = {OPERAND: list(operands), RESULT: list(results)}
+        values = {OPERAND: operands, RESULT: results}
         for kind, per_value in ((OPERAND, operand_edges), (RESULT, result_edges)):
             for index, axis_edges in enumerate(per_value):
                 for axis, edge in axis_edges.items():
                     if self.propagation_edges:
-                        if op.name == FUNC:
-                            target = self.func_result_edges.setdefault(op, {}).setdefault(index, {})
-                        else:
-                            target = self.op_edges.setdefault(op, {})
-                        target.setdefault(axis, []).append(edge)
+                        self._add_edge(op, index, axis, edge)
                     if self.sharding_origins:
-                        origin = self.origin_of(values[edge.source.kind][edge.source.index], axis, mesh)
-                        if origin is not None:
-                            self.origins.setdefault(shardable_value(values[kind][index]), {}) \
-                                .setdefault(axis, origin)
-        return True
+                        target = self.shardable_value(values[kind][index])
+                        if target is None:
+                            continue
+                        known = self.origins.setdefault(target, {})
+                        if axis not in known:
+                            source = values[edge.source.kind][edge.source.index]
+                            known[axis] = self.origin_of(source, axis, mesh)
+
+    def _add_edge(self, op: ir.Operation, index: int, axis: AxisRef, edge: PropagationEdge) -> None:
+        # Like the reference, a function's edges go by target index; its result steps
+        # (one per result: the returned value as operand 0, the result as result 0)
+        # therefore all go to result 0.
+        if op.name == FUNC:
+            table = self.func_result_edges.setdefault(op, {}).setdefault(index, {})
+        else:
+            table = self.op_edges.setdefault(op, {})
+        edges = table.setdefault(axis, [])
+        # The same source -> target of an axis at a later step is not repeated (as the reference).
+        if not any(e.source == edge.source and e.target == edge.target for e in edges):
+            edges.append(edge)
+
+    def forget(self, op) -> None:
+        """`op` is going away (its debug info with it)."""
+        op = operation(op)
+        self.op_edges.pop(op, None)
+        self.origin_names = [(o, n) for o, n in self.origin_names if o != op]
+        for value in op.results:
+            self.origins.pop(value, None)
 
     # ------------------------------------------------------------------ saving
     def save(self, module) -> None:
         """Write what was collected onto the IR (see the module docstring)."""
         module = operation(module)
         if self.sharding_origins:
+            for op, name in self.origin_names:
+                op.attributes[ORIGIN_NAME_ATTR] = ir.StringAttr.get(name)
             self._save_origins()
             override_origins_to_self(module)
         if self.propagation_edges:
@@ -409,6 +515,7 @@ class ShardingDebugInfo:
             owner.attributes[SHARDING_ORIGINS_ATTR] = ir.ArrayAttr.get(per_result)
 
     def _save_edges(self) -> None:
+        # Iterate, never look up: an ir.Operation's hash changes with its attributes.
         for op, axis_edges in self.op_edges.items():
             text = propagation_edges_text(axis_edges)
             if text is not None:
@@ -418,7 +525,7 @@ class ShardingDebugInfo:
                 text = propagation_edges_text(axis_edges)
                 if text is not None:
                     set_func_attr(func, "res_attrs", index, PROPAGATION_EDGES_ATTR,
-                              ir.Attribute.parse(text, context=func.context))
+                                  ir.Attribute.parse(text, context=func.context))
 
 
 def override_origins_to_self(module) -> None:
@@ -427,28 +534,15 @@ def override_origins_to_self(module) -> None:
     computation's `mc_<n>_input: i` / `mc_<n>_output: i` on the edge of body
     argument / result i."""
     module = operation(module)
-    constraints, manual_computations = [], []
-
-    def collect(op):
-        if op.name == CONSTRAINT:
-            constraints.append(op)
-        elif op.name == MANUAL_COMPUTATION:
-            manual_computations.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(collect)
 
     def override_op(op, own_name: str) -> None:
         if op is not None and SHARDING_ORIGINS_ATTR in op.attributes:
             op.attributes[SHARDING_ORIGINS_ATTR] = _with_self(op.attributes[SHARDING_ORIGINS_ATTR], own_name)
 
-    for op in constraints:
+    for op in _ops_named(module, CONSTRAINT):
         if ORIGIN_NAME_ATTR in op.attributes:
             override_op(op, ir.StringAttr(op.attributes[ORIGIN_NAME_ATTR]).value)
-    for func in module.regions[0].blocks[0].operations:
-        func = operation(func)
-        if func.name != FUNC:
-            continue
+    for func in _funcs(module):
         for key, name_of in (("arg_attrs", input_origin), ("res_attrs", output_origin)):
             if key not in func.attributes:
                 continue
@@ -456,7 +550,7 @@ def override_origins_to_self(module) -> None:
                 origins = func_attr(func, key, index, SHARDING_ORIGINS_ATTR)
                 if origins is not None:
                     set_func_attr(func, key, index, SHARDING_ORIGINS_ATTR, _with_self(origins, name_of(index)))
-    for mc in manual_computations:
+    for mc in _ops_named(module, MANUAL_COMPUTATION):
         if ORIGIN_NAME_ATTR not in mc.attributes:
             continue
         name = ir.StringAttr(mc.attributes[ORIGIN_NAME_ATTR]).value
@@ -468,18 +562,10 @@ def override_origins_to_self(module) -> None:
 
 # --------------------------------------------------------------------------- rule-file hooks
 #
-# A pass with the debug options imports these by name into its hook module
-# (see rules/import/apply_sharding_constraints.py), so that its rule file says
-# what is recorded where: next_origin_name, input_origin, output_origin,
-# mc_input_origin, mc_output_origin, func_result_sharding, record_origins,
-# record_sharding_update, and the stage hook save_debug_info.
-
-
-def _as_value(value_or_op) -> ir.Value | None:
-    if value_or_op is None or isinstance(value_or_op, ir.Value):
-        return value_or_op
-    op = operation(value_or_op)
-    return op.results[0] if len(op.results) == 1 else None
+# A rule-file pass with the debug options imports these by name into its hook
+# module (see rules/import/apply_sharding_constraints.py): the stage hooks
+# seed_debug_info (first) and save_debug_info (last), and record_sharding_update
+# where the rule file updates a sharding.
 
 
 def _as_sharding(s) -> TensorSharding | None:
@@ -489,58 +575,20 @@ def _as_sharding(s) -> TensorSharding | None:
 
 
 @hook
-def next_origin_name(ctx, prefix: str) -> str:
-    """A fresh origin name: `<prefix>_0`, `<prefix>_1`, ... in the order of the calls."""
-    return ShardingDebugInfo.of(ctx).next_origin_name(prefix)
-
-
-@hook(name="input_origin")
-def input_origin_hook(index: int) -> str:
-    """`input: <index>`: the sharding of function argument `index`."""
-    return input_origin(index)
-
-
-@hook(name="output_origin")
-def output_origin_hook(index: int) -> str:
-    """`output: <index>`: the sharding of function result `index`."""
-    return output_origin(index)
-
-
-@hook(name="mc_input_origin")
-def mc_input_origin_hook(mc_name: str, index: int) -> str:
-    """`<mc_name>_input: <index>`: in-sharding `index` of manual computation `mc_name`."""
-    return mc_input_origin(mc_name, index)
-
-
-@hook(name="mc_output_origin")
-def mc_output_origin_hook(mc_name: str, index: int) -> str:
-    """`<mc_name>_output: <index>`: out-sharding `index` of manual computation `mc_name`."""
-    return mc_output_origin(mc_name, index)
-
-
-@hook(name="func_result_sharding")
-def func_result_sharding_hook(func, index: int) -> TensorSharding | None:
-    """The `sdy.sharding` of result `index` of a function, or none."""
-    return func_result_sharding(func, index)
-
-
-@hook
-def record_origins(ctx, value, sharding, origin: str) -> None:
-    """The dimension axes of `sharding` came to `value` (a value, or an op with one
-    result: that result; none: nothing) from `origin`; earlier records win."""
-    value = _as_value(value)
-    if value is not None and ShardingDebugInfo.of(ctx).record_origins(value, _as_sharding(sharding), origin):
-        ctx.mark_changed()  # a record counts as an effect (so --trace shows the rule)
+def seed_debug_info(ctx) -> None:
+    """Stage hook: name the constraints / manual computations and record the user
+    shardings' origins (with debug-sharding-origins)."""
+    ShardingDebugInfo.of(ctx).seed_origins(ctx.module)
 
 
 @hook
 def record_sharding_update(ctx, op, old_operand_shardings, old_result_shardings=None) -> None:
     """`op`'s operands (results) had `old_operand_shardings` (`old_result_shardings`;
     none: unchanged) before an update and have their current shardings now: record
-    the update under `op`'s sharding rule (nothing if it has none)."""
+    the update under `op`'s sharding rule (nothing if it has none, or if its sharding
+    projection did not change)."""
     from .op_sharding_rule import OpShardingRule
     from .op_sharding_rule_registry import sharding_rule_for
-    from .propagation.projection import ShardingProjection
     info = ShardingDebugInfo.of(ctx)
     op = operation(op)
     if not info.enabled:
@@ -560,7 +608,8 @@ def record_sharding_update(ctx, op, old_operand_shardings, old_result_shardings=
     mesh = ctx.meshes().mesh_of(known)
     old = ShardingProjection.build(old_operands, old_results, rule, mesh)
     new = ShardingProjection.build(new_operands, new_results, rule, mesh)
-    info.record_update(op, operands, results, rule, mesh, old, new)
+    if projection_changed(old, new):
+        info.record_update(op, operands, results, rule, mesh, factor_axes(old), new)
 
 
 @hook
@@ -570,4 +619,3 @@ def save_debug_info(ctx) -> None:
     if info.enabled:
         info.save(ctx.module)
         ctx.mark_changed()
-

@@ -163,7 +163,7 @@ class PropagationEngine:
         self.dataflow = dataflow or DefaultDataFlowEdges()
         self.conservative = conservative
         self.trace = trace
-        # PropagationDebugInfo when a debug option is on (see debug.py), else None.
+        # A debug_info.ShardingDebugInfo when a debug option is on, else None.
         self.debug = None
         self.meshes: dict[str, Mesh] = {}
         body = self.module.regions[0].blocks[0]
@@ -449,7 +449,7 @@ class PropagationEngine:
                                    mesh_name, mesh, notify):
                 any_updated = True
         if debug is not None and any_updated:
-            debug.record(op, operands, results, rule, mesh, old_projection, projection)
+            debug.record_update(op, operands, results, rule, mesh, old_projection, projection)
         if self.trace is not None:
             self.trace(op, operand_shardings, result_shardings, any_updated)
         return any_updated
@@ -990,7 +990,7 @@ def propagate(module_op, strategy: str = "user-priority", *, conservative: bool 
     rule_provider(op, conservative) -> OpShardingRule | None; default: the registry.
     trace(op, operand_shardings, result_shardings, updated): called after each step.
     debug_sharding_origins / debug_propagation_edge_sharding: save where each axis
-    came from / the steps that moved it (see debug.py).
+    came from / the steps that moved it (see sdy_dsl/runtime/debug_info.py).
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown propagation strategy '{strategy}'; expected one of {STRATEGIES}")
@@ -999,10 +999,11 @@ def propagate(module_op, strategy: str = "user-priority", *, conservative: bool 
     engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
                                conservative=conservative, trace=trace)
     if debug_sharding_origins or debug_propagation_edge_sharding:
-        from .debug import PropagationDebugInfo
-        engine.debug = PropagationDebugInfo(engine, debug_sharding_origins,
-                                            debug_propagation_edge_sharding)
-        engine.debug.prepare()
+        from ..debug_info import ShardingDebugInfo
+        engine.debug = ShardingDebugInfo(debug_sharding_origins, debug_propagation_edge_sharding,
+                                         shardable_value=engine.shardable_value,
+                                         sharding_of=engine.get)
+        engine.debug.seed_origins(module)
     if strategy == "basic":
         basic_propagate(engine)
     elif strategy == "aggressive":
@@ -1018,4 +1019,4 @@ def propagate(module_op, strategy: str = "user-priority", *, conservative: bool 
     engine.flush()
     engine.finish_rules(keep_sharding_rules)
     if engine.debug is not None:
-        engine.debug.save()
+        engine.debug.save(module)
