@@ -3,8 +3,10 @@
 A rule file `rules/<group>/<pass>.yaml` may have a hook module beside it
 (`<pass>.py`, or the file named by its `hooks:` key). Functions in it marked
 with `@hook` are callable from the rule file's `where:` constraints and
-actions; their signatures (arity and annotations) are checked when the rule
-file loads, so a wrong call fails at load time with the rule file's location.
+actions. A hook is typed: every parameter and the return value carry an
+annotation (checked when `@hook` runs, so a hook module with an untyped hook
+fails to load, with the rule file's location). Calls are checked for arity
+when the rule file loads, so a wrong call fails before any IR is touched.
 """
 from __future__ import annotations
 
@@ -21,10 +23,24 @@ def hook(fn: Callable | None = None, *, name: str | None = None):
     """Mark a function as a hook, registered under `name` (default: its own)."""
 
     def register(f: Callable) -> Callable:
+        untyped = missing_annotations(f)
+        if untyped:
+            code = f.__code__
+            raise TypeError(f"hook '{name or f.__name__}' ({Path(code.co_filename).name}:{code.co_firstlineno}) "
+                            f"must annotate {', '.join(untyped)}")
         setattr(f, HOOK_MARK, name or f.__name__)
         return f
 
     return register(fn) if fn is not None else register
+
+
+def missing_annotations(fn: Callable) -> list[str]:
+    """The parameters (and `return`) of `fn` that have no type annotation."""
+    sig = inspect.signature(fn)
+    missing = [p.name for p in sig.parameters.values() if p.annotation is p.empty]
+    if sig.return_annotation is sig.empty:
+        missing.append("return")
+    return missing
 
 
 def hooks_of_module(module) -> dict[str, Callable]:

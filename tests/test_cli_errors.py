@@ -214,3 +214,15 @@ def test_action_on_an_op_erased_earlier_in_the_rewrite(tmp_path):
     fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
                rf"^{re.escape(str(rule_file))}:4:5: error: rule 'erase-then-annotate' failed on an erased op: "
                r".*'\$op' was erased or replaced by an earlier action of this rewrite")
+
+
+def test_untyped_hook_is_a_rule_file_error(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule_file = rules / "t.yaml"
+    rule_file.write_text("pass: sdy-t\nsummary: s\nstages:\n  - {name: s, call: announce}\n")
+    (rules / "t.py").write_text("from sdy_dsl.hooks import hook\n\n\n@hook\ndef announce(ctx) -> None:\n    pass\n")
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
+               rf"^{re.escape(str(rule_file))}:1:1: error: cannot load hook module t.py: "
+               r"TypeError: hook 'announce' \(t.py:4\) must annotate ctx")

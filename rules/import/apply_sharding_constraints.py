@@ -32,7 +32,7 @@ def _constraint_sharding_of_use(user, operand_number):
 
 
 @hook
-def should_apply(value: ir.Value, sharding) -> bool:
+def should_apply(value: ir.Value, sharding: TensorSharding | ir.Attribute) -> bool:
     """%x can hold a sharding, has none, the sharding is fully closed and no
     other constraint / manual computation asks %x for another sharding."""
     sharding = to_sharding(sharding)
@@ -53,7 +53,7 @@ def _used_by_constraint(value: ir.Value, excluded=None) -> bool:
 
 
 @hook
-def tail_of_constraint_chain(head) -> ir.Operation | None:
+def tail_of_constraint_chain(head: ir.Operation) -> ir.Operation | None:
     """The last constraint of a chain starting at `head` (see the pass description), or none."""
     head = operation(head)
     x = head.operands[0]
@@ -75,7 +75,7 @@ def tail_of_constraint_chain(head) -> ir.Operation | None:
 
 
 @hook
-def replace_uses_after_chain(ctx: RewriteContext, x: ir.Value, head, tail) -> None:
+def replace_uses_after_chain(ctx: RewriteContext, x: ir.Value, head: ir.Operation, tail: ir.Operation) -> None:
     """Route uses of %x after `tail` in its block (not `head`, not func.return) to `tail`."""
     head, tail = operation(head), operation(tail)
     new = tail.results[0]
@@ -97,7 +97,7 @@ def _point_after_value(value: ir.Value) -> ir.InsertionPoint:
 
 
 @hook
-def move_after_value(ctx: RewriteContext, op, value: ir.Value) -> None:
+def move_after_value(ctx: RewriteContext, op: ir.Operation, value: ir.Value) -> None:
     """Move `op` right after the definition of `value` (the block start for an argument)."""
     op = operation(op)
     owner = value.owner
@@ -111,14 +111,14 @@ def move_after_value(ctx: RewriteContext, op, value: ir.Value) -> None:
 
 
 @hook
-def replace_uses_except(ctx: RewriteContext, old: ir.Value, new: ir.Value, except_op) -> None:
+def replace_uses_except(ctx: RewriteContext, old: ir.Value, new: ir.Value, except_op: ir.Operation) -> None:
     if any(operation(u.owner) != operation(except_op) for u in old.uses):
         old.replace_all_uses_except(new, operation(except_op))
         ctx.mark_changed()
 
 
 @hook
-def open_with_unreduced_of(value: ir.Value, sharding) -> TensorSharding:
+def open_with_unreduced_of(value: ir.Value, sharding: TensorSharding | ir.Attribute) -> TensorSharding:
     """%x's sharding (fully open on the constraint's mesh if none) with the constraint's unreduced axes."""
     sharding = to_sharding(sharding)
     current = interfaces.sharding_of(value)
@@ -130,7 +130,8 @@ def open_with_unreduced_of(value: ir.Value, sharding) -> TensorSharding:
 
 
 @hook
-def constrain_after(ctx: RewriteContext, value: ir.Value, sharding, manual_computation) -> None:
+def constrain_after(ctx: RewriteContext, value: ir.Value, sharding: TensorSharding | ir.Attribute,
+                    manual_computation: ir.Operation) -> None:
     """A new constraint right after %x takes over its other uses (the manual computation's included)."""
     sharding = to_sharding(sharding)
     with _point_after_value(value):

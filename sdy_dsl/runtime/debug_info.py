@@ -49,7 +49,7 @@ hooks at the end of this module (a pass's hook module imports them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from jaxlib.mlir import ir
 
@@ -58,6 +58,9 @@ from . import interfaces
 from .propagation.projection import NOT_A_PREFIX, ShardingProjection, axis_list_prefix_status
 from .sharding import AxisRef, Mesh, TensorSharding, codec
 from .values import operation
+
+if TYPE_CHECKING:  # the rewrite context is only an annotation here (runtime does not import interp)
+    from ..interp.context import RewriteContext
 
 ORIGIN_NAME_ATTR = "sdy.sharding_origin_name"
 SHARDING_ORIGINS_ATTR = "sdy.sharding_origins"
@@ -575,14 +578,15 @@ def _as_sharding(s) -> TensorSharding | None:
 
 
 @hook
-def seed_debug_info(ctx) -> None:
+def seed_debug_info(ctx: RewriteContext) -> None:
     """Stage hook: name the constraints / manual computations and record the user
     shardings' origins (with debug-sharding-origins)."""
     ShardingDebugInfo.of(ctx).seed_origins(ctx.module)
 
 
 @hook
-def record_sharding_update(ctx, op, old_operand_shardings, old_result_shardings=None) -> None:
+def record_sharding_update(ctx: RewriteContext, op: ir.Operation, old_operand_shardings: list,
+                           old_result_shardings: list | None = None) -> None:
     """`op`'s operands (results) had `old_operand_shardings` (`old_result_shardings`;
     none: unchanged) before an update and have their current shardings now: record
     the update under `op`'s sharding rule (nothing if it has none, or if its sharding
@@ -613,7 +617,7 @@ def record_sharding_update(ctx, op, old_operand_shardings, old_result_shardings=
 
 
 @hook
-def save_debug_info(ctx) -> None:
+def save_debug_info(ctx: RewriteContext) -> None:
     """Stage hook: write the collected origins / edges onto the module."""
     info = ShardingDebugInfo.of(ctx)
     if info.enabled:
