@@ -226,3 +226,32 @@ def test_untyped_hook_is_a_rule_file_error(tmp_path):
     fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
                rf"^{re.escape(str(rule_file))}:1:1: error: cannot load hook module t.py: "
                r"TypeError: hook 'announce' \(t.py:4\) must annotate ctx")
+
+
+def test_hook_called_with_wrong_arity_quotes_its_typed_signature(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule_file = rules / "t.yaml"
+    rule_file.write_text(textwrap.dedent("""\
+        pass: sdy-t
+        summary: s
+        rules:
+          - id: r
+            match: "%r = stablehlo.negate(%x)"
+            where: is_wide(%x, 1, 2)
+            rewrite: []
+        """))
+    (rules / "t.py").write_text(textwrap.dedent("""\
+        from __future__ import annotations
+        from jaxlib.mlir import ir
+        from sdy_dsl.hooks import hook
+
+
+        @hook
+        def is_wide(value: ir.Value, threshold: int = 4) -> bool:
+            return False
+        """))
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
+               rf"^{re.escape(str(rule_file))}:6:12: error: 'is_wide' takes 1 to 2 argument\(s\), got 3; "
+               r"signature: is_wide\(value: ir.Value, threshold: int = 4\) -> bool$")

@@ -227,11 +227,12 @@ def test_rule_with_inconsistent_factor_sizes(tmp_path):
 
 def test_hook_built_with_rule_builder(tmp_path):
     write(tmp_path, """\
+        from jaxlib.mlir import ir
         from sdy_dsl.hooks import hook
-        from sdy_dsl.runtime.op_sharding_rule import NULL_DIM, REDUCTION, RuleBuilder
+        from sdy_dsl.runtime.op_sharding_rule import NULL_DIM, REDUCTION, OpShardingRule, RuleBuilder
 
         @hook
-        def reduce_last(op, conservative: bool = False):
+        def reduce_last(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
             builder = RuleBuilder.for_op(op)
             *batch, last = builder.operand_shapes[0]
             builder.add_pointwise(batch)

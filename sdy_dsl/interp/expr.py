@@ -43,8 +43,22 @@ class Function:
 
     def signature_text(self) -> str:
         sig = inspect.signature(self.fn)
-        params = [p for p in sig.parameters.values() if p.name != "ctx"]
-        return f"{self.name}({', '.join(str(p) for p in params)})"
+
+        def annotation(a) -> str:  # string annotations (PEP 563) print unquoted
+            return a if isinstance(a, str) else inspect.formatannotation(a)
+
+        params = []
+        for p in sig.parameters.values():
+            if p.name == "ctx":
+                continue
+            text = ("*" if p.kind is p.VAR_POSITIONAL else "") + p.name
+            if p.annotation is not p.empty:
+                text += f": {annotation(p.annotation)}"
+            if p.default is not p.empty:
+                text += f" = {p.default!r}"
+            params.append(text)
+        ret = "" if sig.return_annotation is sig.empty else f" -> {annotation(sig.return_annotation)}"
+        return f"{self.name}({', '.join(params)}){ret}"
 
 
 class Env:
