@@ -52,7 +52,7 @@ def _run(ctx: RewriteContext, strategy: str) -> None:
     dump_dir = options.get("module-dump-directory") or ""
     if dump_dir:
         Path(dump_dir).mkdir(parents=True, exist_ok=True)
-        (Path(dump_dir) / f"{ctx.pass_name}.before.mlir").write_text(str(ctx.module))
+        (Path(dump_dir) / "sdy_module_before_propagation.mlir").write_text(str(ctx.module))
     heuristics = load_heuristics(ctx.rule_dir) if strategy in ("op-priority", "user-priority") else None
     registry = load_registry(resolve_data_file(RULES_FILE, _BUILTIN_DIR))
     propagate(ctx.module, strategy,
@@ -66,7 +66,8 @@ def _run(ctx: RewriteContext, strategy: str) -> None:
               propagation_strategy=options.get("propagation-strategy", "aggressive"))
     ctx.mark_changed()
     if dump_dir:
-        (Path(dump_dir) / f"{ctx.pass_name}.after.mlir").write_text(str(ctx.module))
+        # The reference's file name for the propagated module.
+        (Path(dump_dir) / "sdy_module_after_propagation.mlir").write_text(str(ctx.module))
 
 
 @hook
