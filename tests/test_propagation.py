@@ -101,3 +101,12 @@ def test_heuristics_from_data_match_default_list():
         "any-except-broadcast-forward", "any"]
     with pytest.raises(ValueError):
         heuristics_from_data([{"name": "bad", "cases": [{"when": "nope", "direction": "BOTH"}]}])
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("name,index", cases("named_computation_without_edges.mlir"))
+def test_named_computation_without_data_flow_edges(name, index, strategy):
+    # Not imported: no edges, so shardings land in in/out_shardings directly
+    # (the others fully open), and nothing crosses the computation's boundary.
+    text = chunks(name)[index]
+    assert_same(run_reference(text, strategy), run_ours(text, strategy))

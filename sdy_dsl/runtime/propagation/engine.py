@@ -182,6 +182,7 @@ class PropagationEngine:
         self._func_args: dict[tuple, TensorSharding | None] = {}
         self._func_results: dict[tuple, TensorSharding | None] = {}
         self._dirty: set = set()
+        self._named: dict = {}  # (named computation, in/out_shardings) -> shardings set without edges
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rules: dict[ir.Operation, OpShardingRule | None] = {}
@@ -269,6 +270,9 @@ class PropagationEngine:
                 self._single[op] = sharding
                 self._dirty.add(("single", op))
                 return
+            if name == NAMED_COMPUTATION:
+                self._set_named_computation_sharding(op, "out_shardings", value.result_number, sharding)
+                return
             if name in _REGION_SHARDING_OPS:
                 raise PropagationError(f"setting a sharding on a {name} result without a "
                                        "data-flow edge is not supported")
@@ -283,6 +287,9 @@ class PropagationEngine:
         if parent.name == "func.func":
             self._func_args[(parent, value.arg_number)] = sharding
             self._dirty.add(("arg", parent, value.arg_number))
+            return
+        if parent.name == NAMED_COMPUTATION:
+            self._set_named_computation_sharding(parent, "in_shardings", value.arg_number, sharding)
             return
         raise PropagationError(f"setting a sharding on a {parent.name} block argument without "
                                "a data-flow edge is not supported")
@@ -306,7 +313,25 @@ class PropagationEngine:
             self._per_value[op] = shardings
             return shardings
 
+    def _set_named_computation_sharding(self, op, key, index, sharding: TensorSharding) -> None:
+        """in/out_shardings of a named computation without data-flow edges; the
+        others become fully open on the same mesh if it had none (as the reference)."""
+        shardings = self._named[(op, key)] if (op, key) in self._named else None
+        if shardings is None:
+            attrs = op.attributes
+            if key in attrs:
+                shardings = list(codec.sharding_per_value(attrs[key]))
+            else:
+                values = op.results if key == "out_shardings" else op.regions[0].blocks[0].arguments
+                shardings = [fully_open(sharding.mesh_name, _rank(v.type)) for v in values]
+        shardings[index] = sharding
+        self._named[(op, key)] = shardings
+        self._dirty.add(("named", op, key))
+
     def _region_op_sharding(self, op, key, index) -> TensorSharding | None:
+        named = self._named.get((op, key))
+        if named is not None:
+            return named[index]
         attrs = op.attributes
         if key not in attrs:
             return None
@@ -363,6 +388,8 @@ class PropagationEngine:
                 writes.append((kind, op, key[2], self._func_args[(op, key[2])]))
             elif kind == "res":
                 writes.append((kind, op, key[2], self._func_results[(op, key[2])]))
+            elif kind == "named":
+                writes.append((kind, op, key[2], self._named[(op, key[2])]))
         self._dirty.clear()
         # Func attributes: group per func so each array is rebuilt once.
         func_writes: dict = {}
@@ -371,6 +398,8 @@ class PropagationEngine:
                 op.attributes[SHARDING_ATTR] = codec.sharding_per_value_attr(value)
             elif kind == "single":
                 op.attributes["sharding"] = codec.tensor_sharding_attr(value)
+            elif kind == "named":
+                op.attributes[index] = codec.sharding_per_value_attr(value)
             else:
                 func_writes.setdefault(id(op), (op, []))[1].append((kind, index, value))
         for op, entries in func_writes.values():
@@ -699,6 +728,9 @@ class PropagationEngine:
         self._unchanged_by_step.pop(op, None)
         self._dirty.discard(("per_value", op))
         self._dirty.discard(("single", op))
+        for key in ("in_shardings", "out_shardings"):
+            self._named.pop((op, key), None)
+            self._dirty.discard(("named", op, key))
 
     # ------------------------------------------------------------- user priorities
 
@@ -824,7 +856,8 @@ def _is_terminator(op: ir.Operation) -> bool:
 # Ops whose result sharding is their `sharding` attribute.
 _SINGLE_SHARDING_OPS = frozenset({"sdy.data_flow_edge", "sdy.sharding_constraint", "sdy.reshard"})
 # Ops whose results/block args keep shardings in in_shardings/out_shardings.
-_REGION_SHARDING_OPS = frozenset({"sdy.manual_computation", "sdy.named_computation"})
+NAMED_COMPUTATION = "sdy.named_computation"
+_REGION_SHARDING_OPS = frozenset({"sdy.manual_computation", NAMED_COMPUTATION})
 # Ops propagation never runs a registered rule on (structure, not data).
 _NO_RULE_OPS = frozenset({"func.func", "func.return", "sdy.mesh", "sdy.return",
                           "stablehlo.return", "sdy.sharding_group"})
