@@ -320,9 +320,13 @@ def _main(argv: list[str]) -> int:
     if args.timing:
         for name, seconds in observer.pass_seconds.items():
             print(f"timing: {name}: {seconds * 1000:.1f} ms", file=sys.stderr)
-    if not all_ok:
-        return 1
     result = "// -----\n".join(outputs)
+    if not all_ok:
+        # Like mlir-opt -split-input-file, the chunks that passed still print
+        # on stdout; an output file is only ever written whole.
+        if args.split and args.output == "-":
+            sys.stdout.write(result)
+        return 1
     if args.output == "-":
         sys.stdout.write(result)
     else:

@@ -255,3 +255,32 @@ def test_hook_called_with_wrong_arity_quotes_its_typed_signature(tmp_path):
     fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
                rf"^{re.escape(str(rule_file))}:6:12: error: 'is_wide' takes 1 to 2 argument\(s\), got 3; "
                r"signature: is_wide\(value: ir.Value, threshold: int = 4\) -> bool$")
+
+
+SPLIT_WITH_BAD_CHUNK = """\
+func.func @a(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+// -----
+func.func @b(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %y : tensor<4xf32>
+}
+// -----
+func.func @c(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+"""
+
+
+def test_split_input_file_prints_the_good_chunks_like_mlir_opt(tmp_path):
+    path = write(tmp_path, "s.mlir", SPLIT_WITH_BAD_CHUNK)
+    rc, out, err = run_sdy_dsl(["opt", path, "-sdy-close-shardings", "-split-input-file"])
+    assert rc == 1
+    assert err.strip() == f"{path}:6:10: error: use of undeclared SSA value name"
+    assert [line for line in out.splitlines() if "func.func" in line or line == "// -----"] == [
+        "  func.func @a(%arg0: tensor<4xf32>) -> tensor<4xf32> {", "// -----",
+        "  func.func @c(%arg0: tensor<4xf32>) -> tensor<4xf32> {"]
+    # An output file is never written in part.
+    target = write(tmp_path, "out.mlir", "previous\n")
+    rc, out, err = run_sdy_dsl(["opt", path, "-sdy-close-shardings", "-split-input-file", "-o", target])
+    assert rc == 1 and out == "" and Path(target).read_text() == "previous\n"
