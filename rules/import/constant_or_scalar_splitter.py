@@ -18,7 +18,6 @@ from sdy_dsl.runtime.values import operation
 CALL = "func.call"
 FUNC = "func.func"
 NAMED_COMPUTATION = "sdy.named_computation"
-SHARDING_GROUP = "sdy.sharding_group"
 ORIGINAL_FUNC_NAME = "sdy.original_func_name"
 
 
@@ -26,12 +25,14 @@ class _SplitState:
     """The classification made by the rules, and the bookkeeping of one run."""
 
     def __init__(self):
-        self.constant_sources: set = set()
-        self.constness_preserving: set = set()
+        self.constant_sources: set[ir.Operation] = set()
+        self.constness_preserving: set[ir.Operation] = set()
         # call / named computation -> (kind, name): preserves constness unless `name` is non-constant.
-        self.preserving_unless_non_constant: dict = {}
-        self.scalar_expansions: set = set()
-        self.neither_constant_nor_user: set = set()
+        self.preserving_unless_non_constant: dict[ir.Operation, tuple[str, str]] = {}
+        self.scalar_expansions: set[ir.Operation] = set()
+        # Sharding groups: skipped by the visit, copied along with a copied
+        # operand, erased along with an unused one.
+        self.neither_constant_nor_user: set[ir.Operation] = set()
         self.non_constant: dict[str, set[str]] = {"function": set(), "named-computation": set()}
         self.uniquing_counter = 0  # one counter per run, as MLIR's symbol table uniquing
 
@@ -183,6 +184,10 @@ class _Splitter:
         self.symbols = {ir.StringAttr(op.attributes["sym_name"]).value
                         for op in map(operation, self.module.regions[0].blocks[0].operations)
                         if "sym_name" in op.attributes}
+        # value -> the ops of `neither_constant_nor_user` using it, in use-list order; valid
+        # within one body (copies only add, then move, uses; erasing comes at its end).
+        # Scanning the uses on each copy would be quadratic in a constant's users.
+        self.followers_of: dict[ir.Value, list[ir.Operation]] = {}
 
     # ------------------------------------------------------------------ classification at the time of the visit
     def preserves_constness(self, op) -> bool:
@@ -195,14 +200,17 @@ class _Splitter:
     def is_constant_expression(self, op, constants: dict) -> bool:
         if op in self.state.constant_sources:
             return True
-        return self.preserves_constness(op) and all(
-            _defining_op(v) is not None and _defining_op(v) in constants for v in op.operands)
+        return self.preserves_constness(op) and all(_defining_op(v) in constants for v in op.operands)
 
     # ------------------------------------------------------------------ one body
     def split_body(self, owner, func) -> None:
         """Visit the body of `owner` (a function or a named computation), named computation bodies excluded."""
         constants: dict = {}  # ordered sets
         expansions: dict = {}
+        # What a non-constant op here makes non-constant.
+        computations = [("function", _original_name(func))]
+        if owner.name == NAMED_COMPUTATION:
+            computations.append(("named-computation", ir.StringAttr(owner.attributes["name"]).value))
 
         body_ops = []
 
@@ -216,11 +224,12 @@ class _Splitter:
         # op being visited and nothing is erased before the end.
         owner.walk(collect, ir.WalkOrder.PRE_ORDER)
         for op in body_ops:
-            self.visit_op(op, owner, func, constants, expansions)
+            self.visit_op(op, computations, constants, expansions)
+        self.followers_of.clear()  # erased values' addresses may be reused
         for op in list(expansions) + list(reversed(constants)):
             self.erase_if_unused(op)
 
-    def visit_op(self, op, owner, func, constants: dict, expansions: dict) -> None:
+    def visit_op(self, op, computations: list[tuple[str, str]], constants: dict, expansions: dict) -> None:
         state = self.state
         if op in state.neither_constant_nor_user:
             return
@@ -228,9 +237,8 @@ class _Splitter:
             constants[op] = None
             return
         if not self.preserves_constness(op) and not op.has_trait(ir.IsTerminatorTrait):
-            if owner.name == NAMED_COMPUTATION:
-                state.non_constant["named-computation"].add(ir.StringAttr(owner.attributes["name"]).value)
-            state.non_constant["function"].add(_original_name(func))
+            for kind, name in computations:
+                state.non_constant[kind].add(name)
         if op in state.scalar_expansions:
             expansions[op] = None
             return
@@ -242,7 +250,7 @@ class _Splitter:
 
     def erase_if_unused(self, op) -> None:
         users = [operation(use.owner) for result in op.results for use in result.uses]
-        if any(user.name != SHARDING_GROUP for user in users):
+        if any(user not in self.state.neither_constant_nor_user for user in users):
             return
         for user in users:
             self.state.forget(user)
@@ -280,7 +288,6 @@ class _Splitter:
             self.copy_op(op, value, mapping)
 
     def copy_op(self, op: ir.Operation, value: ir.Value, mapping: dict) -> None:
-        groups = [operation(use.owner) for use in value.uses if operation(use.owner).name == SHARDING_GROUP]
         # Copies go right before the original, in creation order.
         copy = op.clone(ip=ir.InsertionPoint(op))
         _remap_operands(copy, mapping)
@@ -288,8 +295,16 @@ class _Splitter:
             mapping[old] = new
         if copy.name == CALL:
             self.call_copy_of_callee(copy)
-        for group in groups:  # the sharding groups of the copied value follow its copy
+        for group in self.followers(value):  # the sharding groups of the copied value follow its copy
             _remap_operands(group.clone(ip=ir.InsertionPoint(op)), mapping)
+
+    def followers(self, value: ir.Value) -> list[ir.Operation]:
+        found = self.followers_of.get(value)
+        if found is None:
+            followers = self.state.neither_constant_nor_user
+            found = self.followers_of[value] = [
+                user for user in (operation(use.owner) for use in value.uses) if user in followers]
+        return found
 
     def call_copy_of_callee(self, call) -> None:
         callee = self.functions.get(_callee(call))

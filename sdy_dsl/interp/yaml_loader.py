@@ -15,6 +15,7 @@ import hashlib
 import os
 import pickle
 import sys
+import tempfile
 from pathlib import Path
 
 from ..errors import RuleFileError
@@ -161,11 +162,14 @@ class _DocumentCache:
     is never needed for correctness: a missing, corrupt or unwritable entry
     means parsing the text; errors are never cached. SDY_DSL_NO_CACHE=1 turns
     it off. Pickles are only read from a directory owned by the user and
-    writable by no one else.
+    writable by no one else, and may only name the classes a document holds.
+
+    Concurrent processes: each writer pickles into a temporary file of its own
+    and renames it into place, so a reader sees a whole entry or none.
     """
 
     FORMAT = 1
-    MAX_ENTRIES = 1000  # pruned oldest-first beyond this, when storing
+    MAX_ENTRIES = 1000  # files beyond this are pruned least recently used first, when storing
     _instance: "_DocumentCache | None | bool" = False  # False: not looked up yet
 
     def __init__(self, directory: Path):
@@ -200,37 +204,59 @@ class _DocumentCache:
         return hashlib.sha256(self.salt + text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def load(self, key: str, path_str: str):
+        entry = self.directory / f"{key}.pickle"
         try:
-            with open(self.directory / f"{key}.pickle", "rb") as f:
+            with open(entry, "rb") as f:
                 stored_key, doc = _PathUnpickler(f, path_str).load()
         except Exception:  # absent, truncated, corrupt, from an incompatible version...
             return _MISS
-        return doc if stored_key == key else _MISS
+        if stored_key != key:
+            return _MISS
+        try:
+            os.utime(entry)  # used now: pruned last
+        except OSError:
+            pass
+        return doc
 
     def store(self, key: str, doc, path_str: str) -> None:
-        target = self.directory / f"{key}.pickle"
-        temporary = self.directory / f".{key}.{os.getpid()}.tmp"
         try:
-            with open(temporary, "wb") as f:
+            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as f:
                 _PathPickler(f, path_str).dump((key, doc))
-            os.replace(temporary, target)  # readers see the whole entry or none
-            self._prune()
+            os.replace(temporary, self.directory / f"{key}.pickle")
         except Exception:
-            try:
-                temporary.unlink()
-            except OSError:
-                pass
+            _unlink_quietly(temporary)
+            return
+        self._prune()
 
     def _prune(self) -> None:
-        entries = [e for e in os.scandir(self.directory) if e.name.endswith(".pickle")]
+        """Beyond MAX_ENTRIES files (temporaries that a killed process left too), keep the
+        most recently used half. Another process may be pruning at the same time."""
+        try:
+            entries = [e for e in os.scandir(self.directory) if e.is_file(follow_symlinks=False)]
+        except OSError:
+            return
         if len(entries) <= self.MAX_ENTRIES:
             return
-        entries.sort(key=lambda e: e.stat().st_mtime)
-        for entry in entries[:len(entries) - self.MAX_ENTRIES // 2]:
+        used: list[tuple[float, str]] = []
+        for entry in entries:
             try:
-                os.unlink(entry.path)
-            except OSError:
+                used.append((entry.stat(follow_symlinks=False).st_mtime, entry.path))
+            except OSError:  # already pruned
                 pass
+        used.sort()
+        for _, path in used[:len(used) - self.MAX_ENTRIES // 2]:
+            _unlink_quietly(path)
+
+
+def _unlink_quietly(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _pyyaml_version() -> str:
@@ -252,6 +278,14 @@ class _PathPickler(pickle.Pickler):
 
 
 class _PathUnpickler(pickle.Unpickler):
+    """Puts the file's path back, and builds only what `_parse_yaml` makes: a
+    damaged or planted entry cannot name any other class (a miss, not code run)."""
+
+    ALLOWED_CLASSES = frozenset({
+        (__name__, "Loc"), (__name__, "LocStr"), (__name__, "LocDict"), (__name__, "LocList"),
+        ("datetime", "date"), ("datetime", "datetime"), ("datetime", "timedelta"), ("datetime", "timezone"),
+    })
+
     def __init__(self, file, path_str: str):
         super().__init__(file)
         self.path_str = path_str
@@ -260,3 +294,8 @@ class _PathUnpickler(pickle.Unpickler):
         if pid != "path":
             raise pickle.UnpicklingError(f"unknown reference {pid!r}")
         return self.path_str
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.ALLOWED_CLASSES:
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a YAML document")
+        return super().find_class(module, name)

@@ -55,6 +55,7 @@ from jaxlib.mlir import ir
 
 from ..hooks import hook
 from . import interfaces
+from .op_sharding_rule import OpShardingRule
 from .propagation.projection import NOT_A_PREFIX, ShardingProjection, axis_list_prefix_status
 from .sharding import AxisRef, Mesh, TensorSharding, codec
 from .values import operation
@@ -201,14 +202,37 @@ def func_attr(func, key: str, index: int, name: str) -> ir.Attribute | None:
     return d[name] if name in d else None
 
 
-def set_func_attr(func, key: str, index: int, name: str, attr: ir.Attribute) -> None:
-    """Set attribute `name` of argument (key "arg_attrs") / result ("res_attrs") `index`."""
+def set_func_attrs(func, key: str, per_index: dict[int, dict[str, ir.Attribute]]) -> None:
+    """Set attributes of arguments (key "arg_attrs") / results ("res_attrs"), by index,
+    rebuilding the array once: once per attribute would be quadratic in their number."""
     func = operation(func)
     dicts = _func_attr_dicts(func, key)
-    entries = {n.name: n.attr for n in dicts[index]}
-    entries[name] = attr
-    dicts[index] = ir.DictAttr.get(entries)
+    for index, attrs in per_index.items():
+        entries = {n.name: n.attr for n in dicts[index]}
+        entries.update(attrs)
+        dicts[index] = ir.DictAttr.get(entries)
     func.attributes[key] = ir.ArrayAttr.get(dicts)
+
+
+def _func_name(func: ir.Operation) -> str:
+    return ir.StringAttr(func.attributes["sym_name"]).value
+
+
+class _FuncAttrWrites:
+    """Argument / result attributes gathered for `set_func_attrs`, one call per function
+    and key. Functions go by name: an ir.Operation's hash changes with its attributes."""
+
+    def __init__(self):
+        self.pending: dict[str, tuple[ir.Operation, dict[str, dict[int, dict[str, ir.Attribute]]]]] = {}
+
+    def set(self, func: ir.Operation, key: str, index: int, name: str, attr: ir.Attribute) -> None:
+        _, per_key = self.pending.setdefault(_func_name(func), (func, {}))
+        per_key.setdefault(key, {}).setdefault(index, {})[name] = attr
+
+    def write(self) -> None:
+        for func, per_key in self.pending.values():
+            for key, per_index in per_key.items():
+                set_func_attrs(func, key, per_index)
 
 
 def func_result_sharding(func, index: int) -> TensorSharding | None:
@@ -278,11 +302,10 @@ def _source_of(new_axes: tuple[AxisRef, ...], factor: int, old: FactorAxes,
     return None
 
 
-def new_axis_edges(old: FactorAxes, new: ShardingProjection, rule, mesh: Mesh,
-                   step: int) -> tuple[list[dict], list[dict]]:
+def new_axis_edges(old: FactorAxes, new: ShardingProjection, rule: OpShardingRule, mesh: Mesh,
+                   step: int) -> tuple[list[dict[AxisRef, PropagationEdge]], list[dict[AxisRef, PropagationEdge]]]:
     """Per operand and per result: {new axis: PropagationEdge} of an update from
-    `old` (`factor_axes` of the projection before) to projection `new` under
-    `rule` (an OpShardingRule)."""
+    `old` (`factor_axes` of the projection before) to projection `new` under `rule`."""
     def visit(old_factors, tensor, kind, index, mapping) -> dict:
         found: dict[AxisRef, PropagationEdge] = {}
         for dim_factors in mapping:
@@ -340,16 +363,18 @@ class ShardingDebugInfo:
         self.sharding_of = sharding_of
         # shardable value -> {axis: origin name}, first writer wins
         self.origins: dict[ir.Value, dict[AxisRef, str]] = {}
-        # (op, name) of every constraint / manual computation, written when saving:
-        # an ir.Operation's hash changes with its attributes, and ops are dict keys.
+        # (op, name) of every constraint / manual computation, written when saving. A list:
+        # a rule-file pass edits these ops' attributes, which changes an ir.Operation's hash.
         self.origin_names: list[tuple[ir.Operation, str]] = []
-        # op -> {axis: [edges]}; for a func.func, per result index instead
+        # op -> {axis: [edges]}; for a func.func, per result index instead. Ops as keys are
+        # only looked up (by `forget`) in the propagation engine, which writes no attribute
+        # until the end.
         self.op_edges: dict[ir.Operation, dict[AxisRef, list[PropagationEdge]]] = {}
         self.func_result_edges: dict[ir.Operation, dict[int, dict[AxisRef, list[PropagationEdge]]]] = {}
         self.step = 0
 
     @classmethod
-    def of(cls, ctx) -> "ShardingDebugInfo":
+    def of(cls, ctx: RewriteContext) -> ShardingDebugInfo:
         """The collector of a rule-file pass run (in `ctx.scratch`), from its debug options."""
         info = ctx.scratch.get(cls.SCRATCH_KEY)
         if info is None:
@@ -428,14 +453,13 @@ class ShardingDebugInfo:
     # ------------------------------------------------------------------ updates
     snapshot = staticmethod(factor_axes)
 
-    def record_update(self, op, operands: Sequence[ir.Value], results: Sequence[ir.Value],
-                      rule, mesh: Mesh, old: FactorAxes, new: ShardingProjection) -> None:
+    def record_update(self, op: ir.Operation, operands: Sequence[ir.Value], results: Sequence[ir.Value],
+                      rule: OpShardingRule, mesh: Mesh, old: FactorAxes, new: ShardingProjection) -> None:
         """One sharding update of `op` that changed its sharding projection (the caller
         knows: the propagation engine from the tensors it updated, a rule file by
         `projection_changed`): from `old` (`snapshot` of the projection before) to
-        projection `new` of its `operands` and `results` under `rule` (an
-        OpShardingRule). It is the next step: every newly introduced axis gets its
-        edge and takes the origin its source had."""
+        projection `new` of its `operands` and `results` under `rule`. It is the next
+        step: every newly introduced axis gets its edge and takes the origin its source had."""
         op = operation(op)
         operand_edges, result_edges = new_axis_edges(old, new, rule, mesh, self.step)
         self.step += 1
@@ -471,7 +495,8 @@ class ShardingDebugInfo:
         """`op` is going away (its debug info with it)."""
         op = operation(op)
         self.op_edges.pop(op, None)
-        self.origin_names = [(o, n) for o, n in self.origin_names if o != op]
+        if op.name in (CONSTRAINT, MANUAL_COMPUTATION):  # the only named ops: keep forgetting others O(1)
+            self.origin_names = [(o, n) for o, n in self.origin_names if o != op]
         for value in op.results:
             self.origins.pop(value, None)
 
@@ -488,20 +513,24 @@ class ShardingDebugInfo:
             self._save_edges()
 
     def _save_origins(self) -> None:
+        func_writes = _FuncAttrWrites()
+        terminators: dict[str, ir.Operation | None] = {}  # by function name; finding one is O(its ops)
         for value, known in self.origins.items():
             origins = ir.DictAttr.get({axis_key(a): ir.StringAttr.get(o) for a, o in known.items()})
             owner = _owning_op(value)
             func = _enclosing_func(owner)
-            terminator = _body_terminator(func) if func is not None else None
-            if terminator is not None:
+            if func is not None:
+                func_name = _func_name(func)
+                if func_name not in terminators:
+                    terminators[func_name] = _body_terminator(func)
+                terminator = terminators[func_name]
                 # The first use in use-list order, as Shardy.
                 use = next((u for u in value.uses if operation(u.owner) == terminator), None)
                 if use is not None:
-                    set_func_attr(func, "res_attrs", use.operand_number, SHARDING_ORIGINS_ATTR, origins)
+                    func_writes.set(func, "res_attrs", use.operand_number, SHARDING_ORIGINS_ATTR, origins)
             is_block_arg = isinstance(value.owner, ir.Block)
             if owner.name == FUNC and is_block_arg:
-                set_func_attr(owner, "arg_attrs", ir.BlockArgument(value).arg_number,
-                              SHARDING_ORIGINS_ATTR, origins)
+                func_writes.set(owner, "arg_attrs", ir.BlockArgument(value).arg_number, SHARDING_ORIGINS_ATTR, origins)
                 continue
             if owner.name in (CONSTRAINT, interfaces.DATA_FLOW_EDGE):
                 owner.attributes[SHARDING_ORIGINS_ATTR] = origins
@@ -516,6 +545,7 @@ class ShardingDebugInfo:
             if not is_block_arg:
                 per_result[ir.OpResult(value).result_number] = origins
             owner.attributes[SHARDING_ORIGINS_ATTR] = ir.ArrayAttr.get(per_result)
+        func_writes.write()
 
     def _save_edges(self) -> None:
         # Iterate, never look up: an ir.Operation's hash changes with its attributes.
@@ -524,11 +554,13 @@ class ShardingDebugInfo:
             if text is not None:
                 op.attributes[PROPAGATION_EDGES_ATTR] = ir.Attribute.parse(text, context=op.context)
         for func, per_result in self.func_result_edges.items():
-            for index, axis_edges in sorted(per_result.items()):
+            per_index = {}
+            for index, axis_edges in per_result.items():
                 text = propagation_edges_text(axis_edges)
                 if text is not None:
-                    set_func_attr(func, "res_attrs", index, PROPAGATION_EDGES_ATTR,
-                                  ir.Attribute.parse(text, context=func.context))
+                    per_index[index] = {PROPAGATION_EDGES_ATTR: ir.Attribute.parse(text, context=func.context)}
+            if per_index:
+                set_func_attrs(func, "res_attrs", per_index)
 
 
 def override_origins_to_self(module) -> None:
@@ -549,10 +581,13 @@ def override_origins_to_self(module) -> None:
         for key, name_of in (("arg_attrs", input_origin), ("res_attrs", output_origin)):
             if key not in func.attributes:
                 continue
-            for index in range(len(ir.ArrayAttr(func.attributes[key]))):
-                origins = func_attr(func, key, index, SHARDING_ORIGINS_ATTR)
-                if origins is not None:
-                    set_func_attr(func, key, index, SHARDING_ORIGINS_ATTR, _with_self(origins, name_of(index)))
+            per_index = {}
+            for index, attrs in enumerate(ir.ArrayAttr(func.attributes[key])):
+                attrs = ir.DictAttr(attrs)
+                if SHARDING_ORIGINS_ATTR in attrs:
+                    per_index[index] = {SHARDING_ORIGINS_ATTR: _with_self(attrs[SHARDING_ORIGINS_ATTR], name_of(index))}
+            if per_index:
+                set_func_attrs(func, key, per_index)
     for mc in _ops_named(module, MANUAL_COMPUTATION):
         if ORIGIN_NAME_ATTR not in mc.attributes:
             continue
@@ -585,18 +620,18 @@ def seed_debug_info(ctx: RewriteContext) -> None:
 
 
 @hook
-def record_sharding_update(ctx: RewriteContext, op: ir.Operation, old_operand_shardings: list,
-                           old_result_shardings: list | None = None) -> None:
+def record_sharding_update(ctx: RewriteContext, op: ir.Operation,
+                           old_operand_shardings: list[ir.Attribute | TensorSharding | None],
+                           old_result_shardings: list[ir.Attribute | TensorSharding | None] | None = None) -> None:
     """`op`'s operands (results) had `old_operand_shardings` (`old_result_shardings`;
     none: unchanged) before an update and have their current shardings now: record
     the update under `op`'s sharding rule (nothing if it has none, or if its sharding
     projection did not change)."""
-    from .op_sharding_rule import OpShardingRule
-    from .op_sharding_rule_registry import sharding_rule_for
     info = ShardingDebugInfo.of(ctx)
-    op = operation(op)
     if not info.enabled:
         return
+    from .op_sharding_rule_registry import sharding_rule_for  # imports interp: only when used
+    op = operation(op)
     rule = (OpShardingRule.from_attr(op.attributes["sdy.sharding_rule"])
             if "sdy.sharding_rule" in op.attributes else sharding_rule_for(op))
     if rule is None:

@@ -20,7 +20,7 @@ written back once at the end): see ShardingStore.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from jaxlib.mlir import ir
 
@@ -32,6 +32,9 @@ from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Dire
                                  intersect_directions, union_directions)
 from .heuristics import Heuristic, HeuristicOp, default_heuristics
 from .projection import ShardingProjection
+
+if TYPE_CHECKING:  # imported where used: debug_info imports this package
+    from ..debug_info import ShardingDebugInfo
 
 MAX_ROUNDS = 10
 
@@ -163,8 +166,7 @@ class PropagationEngine:
         self.dataflow = dataflow or DefaultDataFlowEdges()
         self.conservative = conservative
         self.trace = trace
-        # A debug_info.ShardingDebugInfo when a debug option is on, else None.
-        self.debug = None
+        self.debug: ShardingDebugInfo | None = None  # set when a debug option is on
         self.meshes: dict[str, Mesh] = {}
         body = self.module.regions[0].blocks[0]
         self.funcs: list[ir.Operation] = []
@@ -461,8 +463,7 @@ class PropagationEngine:
             return False
         projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
         debug = self.debug
-        if debug is not None:
-            old_projection = debug.snapshot(projection)
+        axes_before = debug.snapshot(projection) if debug is not None else None
         updated_operands, updated_results = strategy.propagate(
             projection, direction_along_factor, rule.factor_sizes, mesh, conservative, op)
         any_updated = False
@@ -478,7 +479,7 @@ class PropagationEngine:
                                    mesh_name, mesh, notify):
                 any_updated = True
         if debug is not None and any_updated:
-            debug.record_update(op, operands, results, rule, mesh, old_projection, projection)
+            debug.record_update(op, operands, results, rule, mesh, axes_before, projection)
         if self.trace is not None:
             self.trace(op, operand_shardings, result_shardings, any_updated)
         return any_updated
