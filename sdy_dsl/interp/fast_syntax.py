@@ -34,7 +34,6 @@ _COMPARISONS = ("==", "!=", "<=", ">=", "<", ">")  # longest first, as pyparsing
 _SIMPLE_TEXT = frozenset(string.printable) - frozenset("\t\x0b\x0c")
 
 
-
 def balanced_attr_end(text: str, loc: int) -> int:
     """Where an attribute literal starting at `loc` ends: the next ',' or
     closing bracket outside brackets and strings (shared with grammar.py)."""
@@ -239,9 +238,10 @@ class _ExprParser(_Scanner):
         first = operand(loc)
         if first is None:
             return None
-        operands, end = [first[0]], first[1]
+        operands, end, first_op = [first[0]], first[1], None
         while True:
-            op_end = self.keyword(self.skip(end), op)
+            op_start = self.skip(end)
+            op_end = self.keyword(op_start, op)
             if op_end < 0:
                 break
             nxt = operand(op_end)
@@ -249,9 +249,11 @@ class _ExprParser(_Scanner):
                 break
             operands.append(nxt[0])
             end = nxt[1]
+            if first_op is None:
+                first_op = op_start
         if len(operands) == 1:
             return first
-        return S.BoolOp(op, operands, offset=loc), end
+        return S.BoolOp(op, operands, offset=first_op), end  # at its first operator
 
     def not_level(self, loc: int):
         start = self.skip(loc)
@@ -259,7 +261,7 @@ class _ExprParser(_Scanner):
         if not_end >= 0:
             operand = self.not_level(not_end)
             if operand is not None:
-                return S.Not(operand[0], offset=start), operand[1]  # after whitespace
+                return S.Not(operand[0], offset=start), operand[1]  # at its `not`
         found = self.comparison(loc)
         if found is not None:
             return found
@@ -298,9 +300,7 @@ class _ExprParser(_Scanner):
             return "in", end
         end = self.keyword(i, "not")
         if end >= 0:
-            gap = end
-            while gap < self.n and s[gap] in " \t\r\n":
-                gap += 1
+            gap = self.skip(end)  # pp.White(): at least one of the same whitespace characters
             if gap > end:
                 in_end = self.keyword(gap, "in")
                 if in_end >= 0:
@@ -338,7 +338,7 @@ class _ExprParser(_Scanner):
             right = operand(op_start + len(op))
             if right is None:
                 break
-            node = S.Arith(op, node, right[0], offset=loc)  # the whole chain starts where handed over
+            node = S.Arith(op, node, right[0], offset=op_start)  # at its operator
             end = right[1]
         return node, end
 

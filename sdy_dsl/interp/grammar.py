@@ -106,6 +106,13 @@ PATTERN = _build_pattern_grammar()
 # --------------------------------------------------------------------------- expressions
 
 
+class _Operator:
+    """An operator token with its position (see `operator` below)."""
+
+    def __init__(self, text: str, offset: int):
+        self.text, self.offset = text, offset
+
+
 def _build_expr_grammar():
     expr = pp.Forward()
     LPAR, RPAR = map(pp.Suppress, "()")
@@ -142,35 +149,41 @@ def _build_expr_grammar():
 
     postfix = (atom + pp.ZeroOrMore(pp.Suppress(".") + IDENT)).set_parse_action(fold_attrs)
 
+    # An operator node's offset is its operator's position. (The `loc` that
+    # infix_notation hands its actions is not stable across pyparsing
+    # releases, so operators carry their own position.)
+    def operator(expression):
+        return expression.set_parse_action(lambda s, loc, t: _Operator(t[0], loc))
+
     def binary(cls):
         def action(s, loc, t):
             tokens = t[0]
             node = tokens[0]
             for i in range(1, len(tokens), 2):
-                node = cls(tokens[i], node, tokens[i + 1], offset=loc)
+                node = cls(tokens[i].text, node, tokens[i + 1], offset=tokens[i].offset)
             return node
         return action
 
     def bool_op(name):
         def action(s, loc, t):
-            return BoolOp(name, list(t[0][::2]), offset=loc)
+            return BoolOp(name, list(t[0][::2]), offset=t[0][1].offset)
         return action
 
     def not_op(s, loc, t):
-        return Not(t[0][1], offset=loc)
+        return Not(t[0][1], offset=t[0][0].offset)
 
     comparison_ops = pp.one_of("== != <= >= < >") | pp.Keyword("in") | pp.Combine(
         pp.Keyword("not") + pp.White() + pp.Keyword("in"), adjacent=False).set_parse_action(lambda: "not in")
     arith = pp.infix_notation(postfix, [
-        (pp.one_of("* // %"), 2, pp.OpAssoc.LEFT, binary(Arith)),
-        (pp.one_of("+ -"), 2, pp.OpAssoc.LEFT, binary(Arith)),
+        (operator(pp.one_of("* // %")), 2, pp.OpAssoc.LEFT, binary(Arith)),
+        (operator(pp.one_of("+ -")), 2, pp.OpAssoc.LEFT, binary(Arith)),
     ])
     comparison = (arith + pp.Opt(comparison_ops + arith)).set_parse_action(
         lambda s, loc, t: Compare(t[1], t[0], t[2], offset=loc) if len(t) == 3 else t[0])
     logic = pp.infix_notation(comparison, [
-        (pp.Keyword("not"), 1, pp.OpAssoc.RIGHT, not_op),
-        (pp.Keyword("and"), 2, pp.OpAssoc.LEFT, bool_op("and")),
-        (pp.Keyword("or"), 2, pp.OpAssoc.LEFT, bool_op("or")),
+        (operator(pp.Keyword("not")), 1, pp.OpAssoc.RIGHT, not_op),
+        (operator(pp.Keyword("and")), 2, pp.OpAssoc.LEFT, bool_op("and")),
+        (operator(pp.Keyword("or")), 2, pp.OpAssoc.LEFT, bool_op("or")),
     ])
     binding = (pp.Combine("$" + IDENT) + pp.Suppress(":=") + logic).set_parse_action(
         lambda s, loc, t: Bind(t[0], t[1], offset=loc))
