@@ -2,6 +2,8 @@
 (interp/grammar.py), which define the languages: same trees, same node offsets
 (`repr` shows them), and every input the fast path answers is one the grammar
 accepts. Also the cache of loaded YAML documents (interp/yaml_loader.py)."""
+import os
+import pickle
 import random
 from pathlib import Path
 
@@ -248,3 +250,42 @@ def test_cache_can_be_turned_off_and_refuses_shared_directories(cache_dir, tmp_p
     cache_dir.mkdir(parents=True)
     cache_dir.chmod(0o777)
     assert yaml_loader._DocumentCache.get() is None
+
+
+class _PlantedCommand:
+    """A pickle that would run a command when loaded."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_planted_pickle_is_a_miss_and_never_runs(cache_dir, tmp_path):
+    path = tmp_path / "a.yaml"
+    path.write_text(RULE_TEXT)
+    fresh = yaml_loader.load_yaml(path)
+    [entry] = cache_dir.glob("*.pickle")
+    marker = tmp_path / "ran"
+    entry.write_bytes(pickle.dumps((entry.stem, _PlantedCommand(marker))))
+    assert locs(yaml_loader.load_yaml(path)) == locs(fresh)
+    assert not marker.exists()
+
+
+def test_pruning_keeps_the_most_recently_used_entries(cache_dir, tmp_path, monkeypatch):
+    path = tmp_path / "a.yaml"
+    path.write_text(RULE_TEXT)
+    yaml_loader.load_yaml(path)
+    [entry] = cache_dir.glob("*.pickle")
+    monkeypatch.setattr(yaml_loader._DocumentCache, "MAX_ENTRIES", 10)
+    for i in range(12):  # temporaries a killed process left behind, all older than the entry
+        leftover = cache_dir / f".left{i}.tmp"
+        leftover.write_bytes(b"")
+        os.utime(leftover, (i + 1, i + 1))
+    yaml_loader.load_yaml(path)  # a hit: the entry is now the most recently used
+    other = tmp_path / "b.yaml"
+    other.write_text("a: 1\n")
+    yaml_loader.load_yaml(other)  # a store: prunes
+    left = {p.name for p in cache_dir.iterdir()}
+    assert entry.name in left and len(left) <= 10
