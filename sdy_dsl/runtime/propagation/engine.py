@@ -162,6 +162,8 @@ class PropagationEngine:
         self.module = operation(module_op)
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._unchanged_by_step: dict = {}  # op -> inputs of its last step that changed nothing
+        self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
+        self._shardable_erasures = 0
         self.rule_provider = rule_provider or default_rule_provider
         self.dataflow = dataflow or DefaultDataFlowEdges()
         self.conservative = conservative
@@ -234,6 +236,18 @@ class PropagationEngine:
     # ------------------------------------------------------------- sharding access
 
     def shardable_value(self, value: ir.Value) -> ir.Value | None:
+        # Where a value's sharding lives depends on the IR's structure only,
+        # which propagation changes only by erasing dead ops.
+        if self._shardable_erasures != self.erasures:
+            self._shardable.clear()
+            self._shardable_erasures = self.erasures
+        try:
+            return self._shardable[value]
+        except KeyError:
+            found = self._shardable[value] = self._find_shardable_value(value)
+            return found
+
+    def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
         edge = self.dataflow.edge_of_target(value)
         if edge is not None:
             return edge.results[0]
@@ -537,7 +551,10 @@ class PropagationEngine:
         results = list(op.results)
         if len(rule.operand_mappings) != len(operands) or len(rule.result_mappings) != len(results):
             return False
-        directions = tuple(get_direction(op, f) for f in range(len(rule.factor_sizes)))
+        num_factors = len(rule.factor_sizes)
+        directions_of_op = getattr(get_direction, "directions_of_op", None)
+        directions = (directions_of_op(op, num_factors) if directions_of_op is not None
+                      else tuple(get_direction(op, f) for f in range(num_factors)))
         if self.trace is None and not any(directions):
             return False  # no factor may propagate: nothing can change
         operand_shardings = [self.get(v) for v in operands]
@@ -900,12 +917,17 @@ class HeuristicDirections:
         self.engine = engine
         self.heuristics = list(heuristics)
         self.cache: dict = {}
+        self.per_op: dict = {}  # op -> per priority, the tuple of its factors' directions
         self.erasures = engine.erasures
 
-    def unions(self, op, factor: int) -> list[Direction]:
+    def _forget_if_erased(self) -> None:
         if self.erasures != self.engine.erasures:
             self.cache.clear()
+            self.per_op.clear()
             self.erasures = self.engine.erasures
+
+    def unions(self, op, factor: int) -> list[Direction]:
+        self._forget_if_erased()
         per_factor = self.cache.get(op)
         if per_factor is None:
             per_factor = self.cache[op] = {}
@@ -919,9 +941,21 @@ class HeuristicDirections:
             per_factor[factor] = unions
         return unions
 
+    def directions_of_op(self, op, num_factors: int, priority: int) -> tuple:
+        self._forget_if_erased()
+        per_priority = self.per_op.get(op)
+        if per_priority is None:
+            unions = [self.unions(op, f) for f in range(num_factors)]
+            per_priority = self.per_op[op] = [tuple(u[p] for u in unions)
+                                              for p in range(len(self.heuristics))]
+        return per_priority[priority]
+
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
         def direction(op, factor: int) -> Direction:
             return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
+        if get_direction is propagate_any:
+            # Nothing to intersect with: a step asks for all its factors at once.
+            direction.directions_of_op = lambda op, n: self.directions_of_op(op, n, priority)
         return direction
 
 
