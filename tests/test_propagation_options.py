@@ -18,3 +18,33 @@ def test_module_dump_directory_holds_the_module_before_and_after(tmp_path):
     assert before != after
     assert (dump / "sdy_module_before_propagation.mlir").read_text().strip() == before.strip()
     assert (dump / "sdy_module_after_propagation.mlir").read_text().strip() == after.strip()
+
+
+SMALL = """\
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+  %1 = stablehlo.negate %0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+"""
+
+
+def test_trace_and_rule_stats_show_propagation_steps(tmp_path):
+    path = tmp_path / "m.mlir"
+    path.write_text(SMALL)
+    rc, plain, err = run_sdy_dsl(["opt", str(path), "-sdy-basic-propagate"])
+    assert rc == 0, err
+    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-basic-propagate", "--trace"])
+    assert rc == 0 and out == plain  # observing does not change the result
+    assert err.splitlines() == [
+        f"{path}:3:8: trace: sdy-basic-propagate/step changed shardings of 'stablehlo.add'",
+        f"{path}:4:8: trace: sdy-basic-propagate/step changed shardings of 'stablehlo.negate'",
+        f"{path}:2:1: trace: sdy-basic-propagate/step changed shardings of 'func.func'",
+    ]
+    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-basic-propagate", "--rule-stats"])
+    rows = {line.split()[0]: line.split()[1:5] for line in err.splitlines()[1:]}
+    # attempts, matches, changed, no-op per op kind
+    assert rows["sdy-basic-propagate/step:stablehlo.add"][2] == "1"
+    assert rows["sdy-basic-propagate/step:stablehlo.negate"][2] == "1"
+    assert rows["sdy-basic-propagate/step:func.func"][2] == "1"

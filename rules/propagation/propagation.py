@@ -55,7 +55,13 @@ def _run(ctx: RewriteContext, strategy: str) -> None:
         (Path(dump_dir) / "sdy_module_before_propagation.mlir").write_text(str(ctx.module))
     heuristics = load_heuristics(ctx.rule_dir) if strategy in ("op-priority", "user-priority") else None
     registry = load_registry(resolve_data_file(RULES_FILE, _BUILTIN_DIR))
-    propagate(ctx.module, strategy,
+    observer = ctx.observer
+    trace = None
+    if observer is not None and observer.wants_steps:
+        # --trace / --rule-stats: each propagation step, counted per op kind.
+        def trace(op, operand_shardings, result_shardings, changed):
+            observer.record_step(ctx.pass_name, f"step:{op.name}", op, changed)
+    propagate(ctx.module, strategy, trace=trace,
               rule_provider=lambda op, conservative: registry.rule_for(op, conservative),
               conservative=options.get("conservative-propagation", False),
               keep_sharding_rules=options.get("keep-sharding-rules", False),

@@ -68,11 +68,33 @@ class Observer:
         return True
 
     def record_fire(self, pass_name: str, rule: Rule, op: ir.Operation, op_name: str, loc: str):
+        self.trace_event(pass_name, rule.id, op_name, loc, "fired on")
+
+    def trace_event(self, pass_name: str, what: str, op_name: str, loc: str, verb: str) -> None:
         if self.trace:
             if self.trace_json:
-                print(json.dumps({"pass": pass_name, "rule": rule.id, "op": op_name, "loc": loc}), file=self.out())
+                print(json.dumps({"pass": pass_name, "rule": what, "op": op_name, "loc": loc}), file=self.out())
             else:
-                print(f"{loc}: trace: {pass_name}/{rule.id} fired on '{op_name}'", file=self.out())
+                print(f"{loc}: trace: {pass_name}/{what} {verb} '{op_name}'", file=self.out())
+
+    @property
+    def wants_steps(self) -> bool:
+        """Whether an engine running inside a stage hook should report its steps."""
+        return self.trace or self.collect_stats
+
+    def record_step(self, pass_name: str, what: str, op: ir.Operation, changed: bool) -> None:
+        """A step of an engine inside a stage hook (e.g. one propagation step on
+        `op`): counted under `what` like a rule, traced when it changed something."""
+        if self.collect_stats:
+            st = self.stats.setdefault((pass_name, what), RuleStats())
+            st.attempts += 1
+            st.matches += 1
+            if changed:
+                st.fired += 1
+            else:
+                st.noop += 1
+        if changed:
+            self.trace_event(pass_name, "step", op.name, location_text(op), "changed shardings of")
 
 
 SOURCE_NAME = "-"  # the input's name, for locations MLIR parsed as "-"
@@ -102,7 +124,7 @@ class PassRunner:
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
         anchor = as_operation(anchor)
-        ctx = RewriteContext(anchor, self.options, self.passdef.name, self.passdef.path.parent)
+        ctx = RewriteContext(anchor, self.options, self.passdef.name, self.passdef.path.parent, self.observer)
         for stage in self.passdef.stages:
             if stage.hook is not None:
                 try:
