@@ -54,7 +54,6 @@ class Observer:
     stats: dict = field(default_factory=dict)
     pass_seconds: dict = field(default_factory=dict)
     warned_noop: set = field(default_factory=set)
-    fired_log: list = field(default_factory=list)
 
     def out(self):
         return self.stream or sys.stderr
@@ -205,7 +204,10 @@ class PassRunner:
                     if explain:
                         self._explain(op, rule, f"constraint {i + 1} failed: {text}")
                     return None
-            op_name, loc = op.name, location_text(op)
+            # Taken before the actions, which may erase the op; only a trace or
+            # the greedy driver's no-op warning prints them.
+            op_name = op.name
+            loc = location_text(op) if self.observer.trace or self._greedy else None
             ctx.changed = False
             ctx.root = op
             for act in rule.actions:
@@ -225,7 +227,8 @@ class PassRunner:
                 print(f"{rule.loc}: warning: rule '{rule.id}' matched '{op_name}' at {loc} but its rewrite "
                       f"changed nothing (counted as not applied)", file=self.observer.out())
             return False
-        self.observer.record_fire(self.passdef.name, rule, op, op_name, loc)
+        if self.observer.trace:
+            self.observer.record_fire(self.passdef.name, rule, op, op_name, loc)
         return True
 
     def _explain(self, op, rule, why):
