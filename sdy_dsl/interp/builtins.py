@@ -168,6 +168,26 @@ def results(op) -> list:
     return list(operation(op).results)
 
 
+@query
+def first_user_in_block(op):
+    """The earliest op of `op`'s block that uses one of its results, or none.
+
+    A user nested in a region counts as its ancestor in that block, so the
+    answer is always a valid `move_before` target for `op`.
+    """
+    op = operation(op)
+    block = op.block
+    earliest = None
+    for result in op.results:
+        for use in result.uses:
+            user = operation(use.owner)
+            while user.block != block:
+                user = operation(user.parent)
+            if earliest is None or user.is_before_in_block(earliest):
+                earliest = user
+    return earliest
+
+
 # --------------------------------------------------------------------------- queries: shardings
 
 

@@ -1,0 +1,431 @@
+"""Hooks of mpmd-lower-to-fragment-calls.
+
+`group_fragments` sorts the fragments of the module (program order) into
+groups of equivalent fragments and marks each fragment with its group's id,
+name and merged reserved-memory bytes; `log_fragment_schedule` prints, per
+mesh, which program each fragment runs; `lower_fragments` extracts, for each
+marked fragment, the group's function the first time
+and replaces the fragment with an `mpmd.fragment_call`.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+from jaxlib.mlir import ir
+
+from sdy_dsl.hooks import hook
+from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime.values import operation
+
+FRAGMENT = "mpmd.fragment"
+RESERVED_HBM_BYTES = "xla_tpu_user_reserved_hbm_bytes"
+GROUP_ID = "group_id"
+GROUP_NAME = "group_name"
+ARG_ATTRS = "arg_attrs"
+RES_ATTRS = "res_attrs"
+CALL_COUNTER = "call_counter"
+STAGE_ID = "stage_id"
+REMAT = "remat"
+SDY_LOWERED = "mpmd.sdy_lowered"  # module attribute: lowered by JAX with Shardy
+IS_SDY_PARTITIONED = "mpmd.is_sdy_partitioned"
+IS_GSPMD_PARTITIONED = "mpmd.is_gspmd_partitioned"
+TRUNCATION_MARK = "<...>"
+
+_ORIGIN = re.compile(r'#mpmd\.user_origin<"((?:[^"\\]|\\.)*)"(?:\((\d+)\))?>')
+
+
+# --------------------------------------------------------------------------- reading the IR
+
+
+def _origins(fragment) -> list[tuple[str, int]]:
+    """(user name, transpose count) of each origin of a fragment."""
+    result = []
+    for attr in ir.ArrayAttr(operation(fragment).attributes["origin"]):
+        found = _ORIGIN.fullmatch(str(attr))
+        if not found:
+            raise ValueError(f"cannot read origin {attr}")
+        result.append((found.group(1), int(found.group(2) or 0)))
+    return result
+
+
+def _optional_int(op, name: str) -> int | None:
+    attrs = operation(op).attributes
+    if name not in attrs or not isinstance(attrs[name], ir.IntegerAttr):
+        return None
+    return ir.IntegerAttr(attrs[name]).value
+
+
+def _optional_attr(op, name: str):
+    attrs = operation(op).attributes
+    return attrs[name] if name in attrs else None
+
+
+def _mesh_name(fragment) -> str:
+    return ir.StringAttr(operation(fragment).attributes["mesh_name"]).value
+
+
+def _enclosing_func(op) -> ir.Operation:
+    op = operation(op)
+    while op.name != "func.func":
+        op = operation(op.parent)
+    return op
+
+
+def topology_meshes(func) -> list[tuple[str, ir.Attribute]]:
+    """(name, `#sdy.mesh<...>`) of each mesh of a func's `topology`, in order."""
+    func = operation(func)
+    if "topology" not in func.attributes:
+        return []
+    text = str(func.attributes["topology"])
+    body = text[text.index("<") + 1:text.rindex(">")]
+    meshes, depth, start = [], 0, None
+    for i, char in enumerate(body):
+        if char == "<":
+            depth += 1
+            if depth == 1:
+                start = i
+        elif char == ">":
+            depth -= 1
+            if depth == 0:
+                entry = body[start + 1:i]  # "name" : <mesh body>
+                found = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*:\s*', entry)
+                meshes.append((found.group(1), ir.Attribute.parse("#sdy.mesh" + entry[found.end():])))
+    return meshes
+
+
+def _mesh_attr(fragment) -> ir.Attribute:
+    name = _mesh_name(fragment)
+    for mesh_name, mesh in topology_meshes(_enclosing_func(fragment)):
+        if mesh_name == name:
+            return mesh
+    raise ValueError(f"mesh '{name}' is not in the topology")
+
+
+def _fragments_in_program_order(module) -> list[ir.Operation]:
+    fragments = []
+
+    def visit(op):
+        if op.name == FRAGMENT:
+            fragments.append(op)
+        return ir.WalkResult.ADVANCE
+
+    operation(module).walk(visit, ir.WalkOrder.PRE_ORDER)
+    return fragments
+
+
+# --------------------------------------------------------------------------- equivalence
+
+
+def _body_key(region: ir.Region):
+    """A structural key of a region: equal keys iff the bodies are equivalent (locations ignored).
+
+    Values are numbered in definition order, so operand order matters and
+    block arguments count even when unused.
+    """
+    numbers: dict = {}
+
+    def number(value) -> int:
+        return numbers.setdefault(value, len(numbers))
+
+    def region_key(region):
+        blocks = []
+        for block in region.blocks:
+            for arg in block.arguments:
+                number(arg)
+            ops = []
+            for op in block.operations:
+                op = operation(op)
+                attrs = op.attributes
+                ops.append((
+                    op.name,
+                    tuple(sorted((attrs[i].name, str(attrs[i].attr)) for i in range(len(attrs)))),
+                    tuple(str(v.type) for v in op.operands),
+                    tuple(numbers.get(v, ("outside", str(v.get_name()))) for v in op.operands),
+                    tuple(str(r.type) for r in op.results),
+                    tuple(region_key(r) for r in op.regions),
+                ))
+                for result in op.results:
+                    number(result)
+            blocks.append((tuple(str(a.type) for a in block.arguments), tuple(ops)))
+        return tuple(blocks)
+
+    return region_key(region)
+
+
+def _group_key(fragment, group_across_meshes: bool):
+    """Fragments with equal keys share a function: same mesh (name, or shape), attributes and body."""
+    mesh = str(_mesh_attr(fragment)) if group_across_meshes else ("name", _mesh_name(fragment))
+    arg_attrs = _optional_attr(fragment, ARG_ATTRS)
+    res_attrs = _optional_attr(fragment, RES_ATTRS)
+    return (mesh, str(arg_attrs) if arg_attrs is not None else None,
+            str(res_attrs) if res_attrs is not None else None,
+            _body_key(operation(fragment).regions[0]))
+
+
+# --------------------------------------------------------------------------- naming
+
+
+def _split_counter(name: str) -> tuple[str, int] | None:
+    """"block_12" -> ("block", 12); None when the name does not end in `_<digits>`."""
+    head, sep, tail = name.rpartition("_")
+    if sep and tail.isdigit():
+        return head, int(tail)
+    return None
+
+
+def _most_frequent_name(origins: list[tuple[str, int]]) -> str:
+    by_head: dict[str, list[int | None]] = {}
+    is_backward = True
+    for user_name, transpose_count in origins:
+        split = _split_counter(user_name)
+        head, counter = split if split else (user_name, None)
+        by_head.setdefault(head, []).append(counter)
+        is_backward = is_backward and transpose_count == 1
+    tail = "" if len(by_head) == 1 else "..."
+    # The most frequent head; ties go to the lexicographically first.
+    head = min(sorted(by_head), key=lambda h: -len(by_head[h]))
+    counters = sorted({c for c in by_head[head] if c is not None})
+    if not counters:
+        return f"{head}{tail}"
+    if len(counters) == 1:
+        return f"{head}_{counters[0]}{tail}"
+    low, high = counters[0], counters[-1]
+    return f"{head}_{high}:{low}{tail}" if is_backward else f"{head}_{low}:{high}{tail}"
+
+
+def _phase(transpose_count: int) -> str:
+    if transpose_count == 0:
+        return "fwd"
+    if transpose_count == 1:
+        return "bwd"
+    return f"transpose{transpose_count}"
+
+
+def _fragment_name(origins, stage_id: int | None, is_all_forward: bool) -> str:
+    if stage_id is not None:
+        parts = [f"stage{stage_id}"]
+    elif not origins:
+        parts = ["inferred"]
+    else:
+        parts = [_most_frequent_name(origins)]
+    if not is_all_forward:
+        parts += [_phase(count) for count in sorted({count for _, count in origins})]
+    return "_".join(parts)
+
+
+def _mesh_call_counters_summary(call_sites: list[tuple[str, int | None]]) -> str | None:
+    if len(call_sites) == 1:
+        counter = call_sites[0][1]
+        return f"call{counter}" if counter is not None else None
+    if any(name != call_sites[0][0] for name, _ in call_sites):
+        return None
+    counters = [counter for _, counter in call_sites]
+    if any(counter is None for counter in counters):
+        return None
+    if all(b == a + 1 for a, b in zip(counters, counters[1:])):
+        return f"calls{min(counters)}to{max(counters)}"
+    if all(b == a - 1 for a, b in zip(counters, counters[1:])):
+        return f"calls{max(counters)}from{min(counters)}"
+    return None
+
+
+def _call_sites_name(mesh_call_sites: dict[str, list[tuple[str, int | None]]]) -> str:
+    """The first (sorted) name; with the call counters if every mesh summarises them the same way."""
+    summaries, unsummarised, names = set(), False, set()
+    for call_sites in mesh_call_sites.values():
+        names.add(call_sites[0][0])
+        summary = _mesh_call_counters_summary(call_sites)
+        if summary is None:
+            unsummarised = True
+        else:
+            summaries.add(summary)
+    name = min(names)
+    if len(summaries) == 1 and not unsummarised:
+        return f"{name}_{next(iter(summaries))}"
+    return name
+
+
+def _truncate(text: str, max_length: int) -> str:
+    if len(text) > max_length:
+        return text[:max_length - len(TRUNCATION_MARK)] + TRUNCATION_MARK
+    return text
+
+
+def _module_name(module) -> str:
+    attrs = operation(module).attributes
+    return ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else "main"
+
+
+def _is_all_forward(fragments) -> bool:
+    return all(count == 0 for fragment in fragments for _, count in _origins(fragment))
+
+
+# --------------------------------------------------------------------------- stages
+
+
+@hook
+def group_fragments(ctx: RewriteContext) -> None:
+    """Mark every fragment with `group_id`, `group_name` and its group's largest reserved bytes."""
+    fragments = _fragments_in_program_order(ctx.module)
+    is_all_forward = _is_all_forward(fragments)
+    across = bool(ctx.options["group-across-meshes"])
+    groups: dict = {}  # key -> {"id", "hbm", "call_sites"}
+    group_of = []
+    for fragment in fragments:
+        group = groups.get(key := _group_key(fragment, across))
+        if group is None:
+            group = groups[key] = {"id": len(groups), "hbm": None, "call_sites": {}}
+        hbm = _optional_int(fragment, RESERVED_HBM_BYTES)
+        if hbm is not None:
+            group["hbm"] = hbm if group["hbm"] is None else max(group["hbm"], hbm)
+        name = _fragment_name(_origins(fragment), _optional_int(fragment, STAGE_ID), is_all_forward)
+        group["call_sites"].setdefault(_mesh_name(fragment), []).append(
+            (name, _optional_int(fragment, CALL_COUNTER)))
+        group_of.append(group)
+
+    module_name = _module_name(ctx.module)
+    module_name = _truncate(module_name[4:] if module_name.startswith("jit_") else module_name, 32)
+    i64 = ir.IntegerType.get_signless(64)
+    for fragment, group in zip(fragments, group_of):
+        if group["hbm"] is not None:
+            ctx.set_attr(fragment, RESERVED_HBM_BYTES, ir.IntegerAttr.get(i64, group["hbm"]))
+        ctx.set_attr(fragment, GROUP_ID, ir.IntegerAttr.get(i64, group["id"]))
+        name = f"p{group['id']}_{_call_sites_name(group['call_sites'])}.{module_name}"
+        ctx.set_attr(fragment, GROUP_NAME, ir.StringAttr.get(_truncate(name, 64 - len(module_name))))
+
+
+@hook
+def log_fragment_schedule(ctx: RewriteContext) -> None:
+    """With verbose-logging: per topology mesh of @main, the program each fragment runs, in order."""
+    if not ctx.options["verbose-logging"]:
+        return
+    main = next((operation(op) for op in operation(ctx.module).regions[0].blocks[0].operations
+                 if operation(op).name == "func.func"
+                 and ir.StringAttr(operation(op).attributes["sym_name"]).value == "main"), None)
+    if main is None:
+        return
+    fragments = _fragments_in_program_order(ctx.module)
+    is_all_forward = _is_all_forward(fragments)
+    for mesh_name, _ in topology_meshes(main):
+        print(f"Module {_module_name(ctx.module)} on mesh {mesh_name} will execute the following XLA programs:",
+              file=sys.stderr)
+        for fragment in fragments:
+            if _mesh_name(fragment) != mesh_name:
+                continue
+            extra = ""
+            if (stage_id := _optional_int(fragment, STAGE_ID)) is not None:
+                extra += f", stage id {stage_id}"
+            if (counter := _optional_int(fragment, CALL_COUNTER)) is not None:
+                extra += f", call counter {counter}"
+            origins = ", ".join(
+                name if is_all_forward else f"{name}({_log_phase(count)})" for name, count in _origins(fragment))
+            group_name = ir.StringAttr(operation(fragment).attributes[GROUP_NAME]).value
+            print(f"\t- {group_name} from program with origins [{origins}]{extra}.", file=sys.stderr)
+
+
+def _log_phase(transpose_count: int) -> str:
+    return {0: "fwd", 1: "bwd"}.get(transpose_count, f"TransposeCount={transpose_count}")
+
+
+def _sharding_of_mesh_tensor(type_: ir.Type) -> ir.Attribute | None:
+    """The `sharding=<...>` of a `!mpmd.mesh_tensor` type, as a `#sdy.sharding`."""
+    text = str(type_)
+    if not text.startswith("!mpmd.mesh_tensor<"):
+        return None
+    start = text.find("sharding=<")
+    if start < 0:
+        return None
+    depth, i = 0, start + len("sharding=")
+    for j in range(i, len(text)):
+        depth += {"<": 1, ">": -1}.get(text[j], 0)
+        if depth == 0:
+            return ir.Attribute.parse("#sdy.sharding" + text[i:j + 1])
+    return None
+
+
+def _with_entry(dicts: list[ir.Attribute], index: int, name: str, value: ir.Attribute) -> None:
+    entries = {named.name: named.attr for named in ir.DictAttr(dicts[index])}
+    entries[name] = value
+    dicts[index] = ir.DictAttr.get(entries)
+
+
+def _extract_function(ctx: RewriteContext, fragment: ir.Operation, name: str) -> None:
+    """A func @name with the fragment's body (mpmd.return -> func.return), appended to the module."""
+    block = fragment.regions[0].blocks[0]
+    arg_types = [arg.type for arg in block.arguments]
+    old_return = operation(block.operations[len(block.operations) - 1])
+    result_types = [v.type for v in old_return.operands]
+    attributes = {
+        "sym_name": ir.StringAttr.get(name),
+        "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, result_types)),
+        "mesh_shape": _mesh_attr(fragment),
+    }
+    if (hbm := _optional_int(fragment, RESERVED_HBM_BYTES)) is not None:
+        attributes[RESERVED_HBM_BYTES] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), hbm)
+    arg_dicts = list(ir.ArrayAttr(fragment.attributes[ARG_ATTRS])) if ARG_ATTRS in fragment.attributes else None
+    res_dicts = list(ir.ArrayAttr(fragment.attributes[RES_ATTRS])) if RES_ATTRS in fragment.attributes else None
+    if SDY_LOWERED in operation(ctx.module).attributes:
+        # Shardy reads a fragment's shardings from its function when importing.
+        for index, operand in enumerate(fragment.operands):
+            if (sharding := _sharding_of_mesh_tensor(operand.type)) is not None:
+                arg_dicts = arg_dicts or [ir.DictAttr.get({}) for _ in fragment.operands]
+                _with_entry(arg_dicts, index, "sdy.sharding", sharding)
+        for index, result in enumerate(fragment.results):
+            if (sharding := _sharding_of_mesh_tensor(result.type)) is not None:
+                res_dicts = res_dicts or [ir.DictAttr.get({}) for _ in fragment.results]
+                _with_entry(res_dicts, index, "sdy.sharding", sharding)
+    if arg_dicts is not None:
+        attributes["arg_attrs"] = ir.ArrayAttr.get(arg_dicts)
+    if res_dicts is not None:
+        attributes["res_attrs"] = ir.ArrayAttr.get(res_dicts)
+
+    module_block = operation(ctx.module).regions[0].blocks[0]
+    with ir.InsertionPoint(module_block):
+        func = ir.Operation.create("func.func", attributes=attributes, regions=1, loc=fragment.location)
+    body = func.regions[0].blocks.append(*arg_types, arg_locs=[arg.location for arg in block.arguments])
+    with ir.InsertionPoint(body):
+        new_return = ir.Operation.create("func.return", operands=list(old_return.operands),
+                                         loc=old_return.location)
+    for op in list(block.operations)[:-1]:
+        operation(op).move_before(new_return)
+    for old_arg, new_arg in zip(block.arguments, body.arguments):
+        old_arg.replace_all_uses_with(new_arg)
+    old_return.erase()
+    ctx.mark_changed()
+
+
+@hook
+def lower_fragments(ctx: RewriteContext) -> None:
+    """Every marked fragment, in program order, becomes a call of its group's function.
+
+    A stage hook rather than a rule: replacing a fragment erases the ops of
+    its body, which a `once` rule driver would still visit.
+    """
+    for fragment in _fragments_in_program_order(ctx.module):
+        if GROUP_NAME in fragment.attributes:
+            _lower_to_fragment_call(ctx, fragment, ir.StringAttr(fragment.attributes[GROUP_NAME]).value)
+
+
+def _lower_to_fragment_call(ctx: RewriteContext, fragment: ir.Operation, name: str) -> None:
+    """Replace a marked fragment with a call of its group's function, extracting it on first use."""
+    module_block = operation(ctx.module).regions[0].blocks[0]
+    exists = any("sym_name" in operation(op).attributes
+                 and ir.StringAttr(operation(op).attributes["sym_name"]).value == name
+                 for op in module_block.operations)
+    if not exists:
+        _extract_function(ctx, fragment, name)
+    attributes = {
+        "callee": ir.FlatSymbolRefAttr.get(name),
+        "mesh_name": fragment.attributes["mesh_name"],
+        "origin": fragment.attributes["origin"],
+    }
+    # Kept for debugging (remat is no part of a fragment call) and for the partitioner.
+    for flag in (REMAT, IS_GSPMD_PARTITIONED):
+        if flag in fragment.attributes:
+            attributes[flag] = ir.UnitAttr.get()
+    if SDY_LOWERED in operation(ctx.module).attributes:
+        attributes[IS_SDY_PARTITIONED] = ir.UnitAttr.get()
+    call = ctx.create_op("mpmd.fragment_call", [r.type for r in fragment.results], list(fragment.operands),
+                         attributes, before=fragment, loc=fragment.location)
+    ctx.replace_op(fragment, list(call.results))
