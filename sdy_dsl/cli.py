@@ -203,7 +203,7 @@ def process_chunk(text: str, first_line: int, fname: str, args: Args, registry, 
     diags: list = []
     output = None
     ctx = make_context(args.unregistered)
-    with ctx, ir.Location.unknown():
+    with ctx, ir.Location.unknown(), diagnostics.collecting_warnings(diags):
         handler = ctx.attach_diagnostic_handler(lambda d: diags.extend(diagnostics.flatten(d)) or True)
         try:
             module = ir.Module.parse(padded)

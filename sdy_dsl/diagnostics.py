@@ -25,6 +25,37 @@ def emit_error(op, message: str) -> None:
     raise PassFailure(message)
 
 
+# jaxlib's Python bindings emit only errors through MLIR's engine; warnings
+# from rules go to the diagnostics list of the chunk being processed (the CLI
+# sets it), formatted and verified like MLIR's own.
+_warning_sinks: list[list] = []
+
+
+class collecting_warnings:
+    """`with collecting_warnings(diags):` warnings emitted inside land in `diags`."""
+
+    def __init__(self, sink: list):
+        self.sink = sink
+
+    def __enter__(self):
+        _warning_sinks.append(self.sink)
+        return self.sink
+
+    def __exit__(self, *exc):
+        _warning_sinks.pop()
+
+
+def emit_warning(op, message: str) -> None:
+    """A warning at an op's location (the pass goes on)."""
+    op = op.operation if hasattr(op, "operation") else op
+    entry = ("warning", line_col(op.location), message)
+    if _warning_sinks:
+        _warning_sinks[-1].append(entry)
+    else:
+        import sys
+        print(format("-", *entry), file=sys.stderr)
+
+
 def line_col(loc) -> tuple[int, int] | None:
     m = _LOC.search(str(loc))
     return (int(m.group(1)), int(m.group(2))) if m else None

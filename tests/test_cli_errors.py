@@ -284,3 +284,28 @@ def test_split_input_file_prints_the_good_chunks_like_mlir_opt(tmp_path):
     target = write(tmp_path, "out.mlir", "previous\n")
     rc, out, err = run_sdy_dsl(["opt", path, "-sdy-close-shardings", "-split-input-file", "-o", target])
     assert rc == 1 and out == "" and Path(target).read_text() == "previous\n"
+
+
+def test_rule_warning_is_a_located_diagnostic_and_the_pass_goes_on(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "t.yaml").write_text(textwrap.dedent("""\
+        pass: sdy-t
+        summary: s
+        rules:
+          - id: warn-negate
+            match: "$op = stablehlo.negate(%x)"
+            rewrite:
+              - warning($op, "negate seen")
+        """))
+    body = "  %0 = stablehlo.negate %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n"
+    path = write(tmp_path, "w.mlir", "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n" + body)
+    rc, out, err = run_sdy_dsl(["opt", path, "--rules", str(rules), "-sdy-t"])
+    assert rc == 0 and "stablehlo.negate" in out
+    assert err.strip() == f"{path}:2:8: warning: negate seen"
+    expected = write(tmp_path, "e.mlir", "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+                     "  // expected-warning @+1 {{negate seen}}\n" + body)
+    rc, out, err = run_sdy_dsl(["opt", expected, "--rules", str(rules), "-sdy-t", "-verify-diagnostics"])
+    assert rc == 0, err
+    rc, out, err = run_sdy_dsl(["opt", path, "--rules", str(rules), "-sdy-t", "-verify-diagnostics"])
+    assert rc == 1 and "unexpected warning: negate seen" in err

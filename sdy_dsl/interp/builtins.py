@@ -381,6 +381,13 @@ def error(ctx: RewriteContext, op, message: str) -> None:
 
 
 @action
+def warning(op, message: str) -> None:
+    """Emit a warning diagnostic at `op`; the pass goes on."""
+    from ..diagnostics import emit_warning
+    emit_warning(op, message)
+
+
+@action
 def fail(op, message: str) -> None:
     """Emit an error diagnostic at `op` and stop the pass at once (no further op is checked)."""
     from ..diagnostics import emit_error
