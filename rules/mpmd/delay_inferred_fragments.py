@@ -10,9 +10,13 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.builtins import first_user_in_block
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import mpmd
 from sdy_dsl.runtime.values import operation
 
 _TO_DELAY = "fragments_to_delay"
+
+is_mpmd_function = hook(mpmd.is_mpmd_function)
+is_entry_point_function = hook(mpmd.is_entry_point_function)
 
 
 @hook

@@ -1,31 +1,24 @@
-"""Hooks of mpmd-delay-transfers-from-cpu: where a mesh tensor lives.
-
-The Python bindings have no accessors for `!mpmd.mesh_tensor`, so its mesh
-name and memory kind are read from the printed type:
-`!mpmd.mesh_tensor<"m/cpu", tensor<4x8xf32>[, sharding=<...>][, memory_kind="pinned_host"]>`.
-"""
+"""Hooks of mpmd-delay-transfers-from-cpu: where a mesh tensor lives."""
 from __future__ import annotations
-
-import re
 
 from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
+from sdy_dsl.runtime import mpmd
 
-_MESH_NAME = re.compile(r'^!mpmd\.mesh_tensor<"((?:[^"\\]|\\.)*)"')
-# The memory kind is the type's last parameter (after any sharding).
-_MEMORY_KIND = re.compile(r', memory_kind="((?:[^"\\]|\\.)*)">$')
+is_mpmd_function = hook(mpmd.is_mpmd_function)
+is_entry_point_function = hook(mpmd.is_entry_point_function)
 
 
 @hook
 def mesh_name_ends_with(value: ir.Value, suffix: str) -> bool:
     """Whether `value` is a mesh tensor on a mesh whose name ends with `suffix`."""
-    found = _MESH_NAME.match(str(value.type))
-    return bool(found) and found.group(1).endswith(suffix)
+    mesh_tensor = mpmd.mesh_tensor_type(value.type)
+    return mesh_tensor is not None and mesh_tensor.mesh_name.endswith(suffix)
 
 
 @hook
 def memory_kind(value: ir.Value) -> str | None:
     """The memory kind of a mesh tensor, or none when the type names none."""
-    found = _MEMORY_KIND.search(str(value.type))
-    return found.group(1) if found else None
+    mesh_tensor = mpmd.mesh_tensor_type(value.type)
+    return mesh_tensor.memory_kind if mesh_tensor is not None else None

@@ -9,21 +9,21 @@ and replaces the fragment with an `mpmd.fragment_call`.
 """
 from __future__ import annotations
 
-import re
 import sys
 
 from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import mpmd
+from sdy_dsl.runtime.mpmd import ARG_ATTRS, RES_ATTRS, optional_int, origins
+from sdy_dsl.runtime.sharding import Mesh
 from sdy_dsl.runtime.values import operation
 
 FRAGMENT = "mpmd.fragment"
 RESERVED_HBM_BYTES = "xla_tpu_user_reserved_hbm_bytes"
 GROUP_ID = "group_id"
 GROUP_NAME = "group_name"
-ARG_ATTRS = "arg_attrs"
-RES_ATTRS = "res_attrs"
 CALL_COUNTER = "call_counter"
 STAGE_ID = "stage_id"
 REMAT = "remat"
@@ -32,74 +32,22 @@ IS_SDY_PARTITIONED = "mpmd.is_sdy_partitioned"
 IS_GSPMD_PARTITIONED = "mpmd.is_gspmd_partitioned"
 TRUNCATION_MARK = "<...>"
 
-_ORIGIN = re.compile(r'#mpmd\.user_origin<"((?:[^"\\]|\\.)*)"(?:\((\d+)\))?>')
-
 
 # --------------------------------------------------------------------------- reading the IR
 
 
-def _origins(fragment) -> list[tuple[str, int]]:
-    """(user name, transpose count) of each origin of a fragment."""
-    result = []
-    for attr in ir.ArrayAttr(operation(fragment).attributes["origin"]):
-        found = _ORIGIN.fullmatch(str(attr))
-        if not found:
-            raise ValueError(f"cannot read origin {attr}")
-        result.append((found.group(1), int(found.group(2) or 0)))
-    return result
-
-
-def _optional_int(op, name: str) -> int | None:
-    attrs = operation(op).attributes
-    if name not in attrs or not isinstance(attrs[name], ir.IntegerAttr):
-        return None
-    return ir.IntegerAttr(attrs[name]).value
-
-
-def _optional_attr(op, name: str):
+def _optional_attr(op: ir.Operation, name: str) -> ir.Attribute | None:
     attrs = operation(op).attributes
     return attrs[name] if name in attrs else None
 
 
-def _mesh_name(fragment) -> str:
-    return ir.StringAttr(operation(fragment).attributes["mesh_name"]).value
-
-
-def _enclosing_func(op) -> ir.Operation:
-    op = operation(op)
-    while op.name != "func.func":
-        op = operation(op.parent)
-    return op
-
-
-def topology_meshes(func) -> list[tuple[str, ir.Attribute]]:
-    """(name, `#sdy.mesh<...>`) of each mesh of a func's `topology`, in order."""
-    func = operation(func)
-    if "topology" not in func.attributes:
-        return []
-    text = str(func.attributes["topology"])
-    body = text[text.index("<") + 1:text.rindex(">")]
-    meshes, depth, start = [], 0, None
-    for i, char in enumerate(body):
-        if char == "<":
-            depth += 1
-            if depth == 1:
-                start = i
-        elif char == ">":
-            depth -= 1
-            if depth == 0:
-                entry = body[start + 1:i]  # "name" : <mesh body>
-                found = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*:\s*', entry)
-                meshes.append((found.group(1), ir.Attribute.parse("#sdy.mesh" + entry[found.end():])))
-    return meshes
-
-
-def _mesh_attr(fragment) -> ir.Attribute:
-    name = _mesh_name(fragment)
-    for mesh_name, mesh in topology_meshes(_enclosing_func(fragment)):
-        if mesh_name == name:
-            return mesh
-    raise ValueError(f"mesh '{name}' is not in the topology")
+def _mesh(fragment: ir.Operation) -> Mesh:
+    """The fragment's mesh in its function's topology."""
+    name = mpmd.fragment_mesh_name(fragment)
+    mesh = mpmd.topology(mpmd.enclosing_function(fragment)).get(name)
+    if mesh is None:
+        raise ValueError(f"mesh '{name}' is not in the topology")
+    return mesh
 
 
 def _fragments_in_program_order(module) -> list[ir.Operation]:
@@ -155,7 +103,7 @@ def _body_key(region: ir.Region):
 
 def _group_key(fragment, group_across_meshes: bool):
     """Fragments with equal keys share a function: same mesh (name, or shape), attributes and body."""
-    mesh = str(_mesh_attr(fragment)) if group_across_meshes else ("name", _mesh_name(fragment))
+    mesh = _mesh(fragment) if group_across_meshes else ("name", mpmd.fragment_mesh_name(fragment))
     arg_attrs = _optional_attr(fragment, ARG_ATTRS)
     res_attrs = _optional_attr(fragment, RES_ATTRS)
     return (mesh, str(arg_attrs) if arg_attrs is not None else None,
@@ -258,7 +206,7 @@ def _module_name(module) -> str:
 
 
 def _is_all_forward(fragments) -> bool:
-    return all(count == 0 for fragment in fragments for _, count in _origins(fragment))
+    return all(count == 0 for fragment in fragments for _, count in origins(fragment))
 
 
 # --------------------------------------------------------------------------- stages
@@ -276,12 +224,12 @@ def group_fragments(ctx: RewriteContext) -> None:
         group = groups.get(key := _group_key(fragment, across))
         if group is None:
             group = groups[key] = {"id": len(groups), "hbm": None, "call_sites": {}}
-        hbm = _optional_int(fragment, RESERVED_HBM_BYTES)
+        hbm = optional_int(fragment, RESERVED_HBM_BYTES)
         if hbm is not None:
             group["hbm"] = hbm if group["hbm"] is None else max(group["hbm"], hbm)
-        name = _fragment_name(_origins(fragment), _optional_int(fragment, STAGE_ID), is_all_forward)
-        group["call_sites"].setdefault(_mesh_name(fragment), []).append(
-            (name, _optional_int(fragment, CALL_COUNTER)))
+        name = _fragment_name(origins(fragment), optional_int(fragment, STAGE_ID), is_all_forward)
+        group["call_sites"].setdefault(mpmd.fragment_mesh_name(fragment), []).append(
+            (name, optional_int(fragment, CALL_COUNTER)))
         group_of.append(group)
 
     module_name = _module_name(ctx.module)
@@ -307,47 +255,35 @@ def log_fragment_schedule(ctx: RewriteContext) -> None:
         return
     fragments = _fragments_in_program_order(ctx.module)
     is_all_forward = _is_all_forward(fragments)
-    for mesh_name, _ in topology_meshes(main):
+    for mesh_name in mpmd.topology(main):
         print(f"Module {_module_name(ctx.module)} on mesh {mesh_name} will execute the following XLA programs:",
               file=sys.stderr)
         for fragment in fragments:
-            if _mesh_name(fragment) != mesh_name:
+            if mpmd.fragment_mesh_name(fragment) != mesh_name:
                 continue
             extra = ""
-            if (stage_id := _optional_int(fragment, STAGE_ID)) is not None:
+            if (stage_id := optional_int(fragment, STAGE_ID)) is not None:
                 extra += f", stage id {stage_id}"
-            if (counter := _optional_int(fragment, CALL_COUNTER)) is not None:
+            if (counter := optional_int(fragment, CALL_COUNTER)) is not None:
                 extra += f", call counter {counter}"
-            origins = ", ".join(
-                name if is_all_forward else f"{name}({_log_phase(count)})" for name, count in _origins(fragment))
+            origin_names = ", ".join(
+                name if is_all_forward else f"{name}({_log_phase(count)})" for name, count in origins(fragment))
             group_name = ir.StringAttr(operation(fragment).attributes[GROUP_NAME]).value
-            print(f"\t- {group_name} from program with origins [{origins}]{extra}.", file=sys.stderr)
+            print(f"\t- {group_name} from program with origins [{origin_names}]{extra}.", file=sys.stderr)
 
 
 def _log_phase(transpose_count: int) -> str:
     return {0: "fwd", 1: "bwd"}.get(transpose_count, f"TransposeCount={transpose_count}")
 
 
-def _sharding_of_mesh_tensor(type_: ir.Type) -> ir.Attribute | None:
-    """The `sharding=<...>` of a `!mpmd.mesh_tensor` type, as a `#sdy.sharding`."""
-    text = str(type_)
-    if not text.startswith("!mpmd.mesh_tensor<"):
-        return None
-    start = text.find("sharding=<")
-    if start < 0:
-        return None
-    depth, i = 0, start + len("sharding=")
-    for j in range(i, len(text)):
-        depth += {"<": 1, ">": -1}.get(text[j], 0)
-        if depth == 0:
-            return ir.Attribute.parse("#sdy.sharding" + text[i:j + 1])
-    return None
-
-
-def _with_entry(dicts: list[ir.Attribute], index: int, name: str, value: ir.Attribute) -> None:
-    entries = {named.name: named.attr for named in ir.DictAttr(dicts[index])}
-    entries[name] = value
-    dicts[index] = ir.DictAttr.get(entries)
+def _shardings_as_entries(values: list) -> dict[int, dict[str, ir.Attribute]]:
+    """index -> {"sdy.sharding": the mesh tensor's sharding}, for the values whose type has one."""
+    entries = {}
+    for index, value in enumerate(values):
+        mesh_tensor = mpmd.mesh_tensor_type(value.type)
+        if mesh_tensor is not None and mesh_tensor.sharding is not None:
+            entries[index] = {"sdy.sharding": mesh_tensor.sharding_attr()}
+    return entries
 
 
 def _extract_function(ctx: RewriteContext, fragment: ir.Operation, name: str) -> None:
@@ -359,26 +295,21 @@ def _extract_function(ctx: RewriteContext, fragment: ir.Operation, name: str) ->
     attributes = {
         "sym_name": ir.StringAttr.get(name),
         "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, result_types)),
-        "mesh_shape": _mesh_attr(fragment),
+        "mesh_shape": mpmd.mesh_attr(_mesh(fragment)),
     }
-    if (hbm := _optional_int(fragment, RESERVED_HBM_BYTES)) is not None:
+    if (hbm := optional_int(fragment, RESERVED_HBM_BYTES)) is not None:
         attributes[RESERVED_HBM_BYTES] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), hbm)
-    arg_dicts = list(ir.ArrayAttr(fragment.attributes[ARG_ATTRS])) if ARG_ATTRS in fragment.attributes else None
-    res_dicts = list(ir.ArrayAttr(fragment.attributes[RES_ATTRS])) if RES_ATTRS in fragment.attributes else None
+    arg_attrs, res_attrs = _optional_attr(fragment, ARG_ATTRS), _optional_attr(fragment, RES_ATTRS)
     if SDY_LOWERED in operation(ctx.module).attributes:
         # Shardy reads a fragment's shardings from its function when importing.
-        for index, operand in enumerate(fragment.operands):
-            if (sharding := _sharding_of_mesh_tensor(operand.type)) is not None:
-                arg_dicts = arg_dicts or [ir.DictAttr.get({}) for _ in fragment.operands]
-                _with_entry(arg_dicts, index, "sdy.sharding", sharding)
-        for index, result in enumerate(fragment.results):
-            if (sharding := _sharding_of_mesh_tensor(result.type)) is not None:
-                res_dicts = res_dicts or [ir.DictAttr.get({}) for _ in fragment.results]
-                _with_entry(res_dicts, index, "sdy.sharding", sharding)
-    if arg_dicts is not None:
-        attributes["arg_attrs"] = ir.ArrayAttr.get(arg_dicts)
-    if res_dicts is not None:
-        attributes["res_attrs"] = ir.ArrayAttr.get(res_dicts)
+        if arg_shardings := _shardings_as_entries(list(fragment.operands)):
+            arg_attrs = mpmd.with_entries(fragment, ARG_ATTRS, arg_shardings)
+        if res_shardings := _shardings_as_entries(list(fragment.results)):
+            res_attrs = mpmd.with_entries(fragment, RES_ATTRS, res_shardings)
+    if arg_attrs is not None:
+        attributes[ARG_ATTRS] = arg_attrs
+    if res_attrs is not None:
+        attributes[RES_ATTRS] = res_attrs
 
     module_block = operation(ctx.module).regions[0].blocks[0]
     with ir.InsertionPoint(module_block):

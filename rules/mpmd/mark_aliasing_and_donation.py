@@ -1,32 +1,19 @@
 """Hooks of mpmd-mark-aliasing-and-donation: last uses and the greedy choice of aliased outputs."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from jaxlib.mlir import ir
 
-from sdy_dsl.hooks import hook, load_hook_module
+from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import mpmd
+from sdy_dsl.runtime.mpmd import ARG_ATTRS, MEMORY_KIND_ATTR, RES_ATTRS
 from sdy_dsl.runtime.values import operation
-
-_shared = load_hook_module(Path(__file__).with_name("fragment_attrs.py"))
-_entry, _is_pinned_host = _shared.entry, _shared.is_pinned_host
-MEMORY_KIND_ATTR, PINNED_HOST = _shared.MEMORY_KIND_ATTR, _shared.PINNED_HOST
 
 ALIASING_ATTR = "tf.aliasing_output"
 DONATION_ATTR = "jax.buffer_donor"
 LAYOUT_MODE_ATTR = "mhlo.layout_mode"
 
-
-def _func_arg_attr(value: ir.Value, name: str) -> ir.Attribute | None:
-    """`name` among the arg attributes of the function whose argument `value` is, or None."""
-    if not isinstance(value.owner, ir.Block):
-        return None
-    func = operation(value.owner.owner)
-    if func.name != "func.func" or "arg_attrs" not in func.attributes:
-        return None
-    entry = ir.DictAttr(ir.ArrayAttr(func.attributes["arg_attrs"])[ir.BlockArgument(value).arg_number])
-    return entry[name] if name in entry else None
+is_mpmd_function = hook(mpmd.is_mpmd_function)
 
 
 @hook
@@ -52,65 +39,58 @@ def last_use_operand_indices(ctx: RewriteContext, frag: ir.Operation) -> list:
 
 
 @hook
-def is_arg_on_host(frag: ir.Operation, index: int) -> bool:
-    """Whether the fragment's `arg_attrs` put operand `index` in pinned host memory."""
-    return _is_pinned_host(_entry(operation(frag), "arg_attrs", index, MEMORY_KIND_ATTR))
+def arg_memory_kind(frag: ir.Operation, index: int) -> str | None:
+    """The `mhlo.memory_kind` the fragment's `arg_attrs` give operand `index`, if any."""
+    return mpmd.string_entry(frag, ARG_ATTRS, index, MEMORY_KIND_ATTR)
 
 
 @hook
 def is_user_donated(value: ir.Value) -> bool:
     """Whether `value` is a function argument marked `jax.buffer_donor = true`."""
-    attr = _func_arg_attr(value, DONATION_ATTR)
-    return attr is not None and isinstance(attr, ir.BoolAttr) and ir.BoolAttr(attr).value
+    attr = mpmd.function_argument_entry(value, DONATION_ATTR)
+    return isinstance(attr, ir.BoolAttr) and ir.BoolAttr(attr).value
 
 
 @hook
 def is_user_aliased(value: ir.Value) -> bool:
     """Whether `value` is a function argument with an integer `tf.aliasing_output`."""
-    attr = _func_arg_attr(value, ALIASING_ATTR)
-    return attr is not None and isinstance(attr, ir.IntegerAttr)
+    return isinstance(mpmd.function_argument_entry(value, ALIASING_ATTR), ir.IntegerAttr)
 
 
-def _aliased_output(frag: ir.Operation, index: int, taken: set) -> int | None:
+def _aliased_output(frag: ir.Operation, index: int, taken: set, host_memory_kind: str) -> int | None:
     """The first output not in `taken` that operand `index` can share its buffer with."""
     input_type = frag.operands[index].type
-    input_layout = _entry(frag, "arg_attrs", index, LAYOUT_MODE_ATTR)
+    input_layout = mpmd.attr_entry(frag, ARG_ATTRS, index, LAYOUT_MODE_ATTR)
     for output_index, output in enumerate(frag.results):
         if output.type != input_type or output_index in taken:
             continue
-        if _is_pinned_host(_entry(frag, "res_attrs", output_index, MEMORY_KIND_ATTR)):
+        if mpmd.string_entry(frag, RES_ATTRS, output_index, MEMORY_KIND_ATTR) == host_memory_kind:
             continue
-        output_layout = _entry(frag, "res_attrs", output_index, LAYOUT_MODE_ATTR)
-        if (output_layout is None) != (input_layout is None) or (output_layout is not None and output_layout != input_layout):
+        if not mpmd.same_entry(mpmd.attr_entry(frag, RES_ATTRS, output_index, LAYOUT_MODE_ATTR), input_layout):
             continue
         return output_index
     return None
 
 
 @hook
-def arg_attrs_with_aliasing_and_donation(frag: ir.Operation, donated: list, aliasable: list) -> ir.Attribute:
+def arg_attrs_with_aliasing_and_donation(frag: ir.Operation, donated: list, aliasable: list,
+                                         host_memory_kind: str) -> ir.Attribute:
     """The fragment's `arg_attrs` (or empty dictionaries) with the donations and aliases added.
 
     Aliasable operands are handled in operand order; each output is aliased
-    at most once, and an operand left without an output is donated.
+    at most once (never one in `host_memory_kind`), and an operand left
+    without an output is donated.
     """
     frag = operation(frag)
-    if "arg_attrs" in frag.attributes:
-        entries = [ir.DictAttr(d) for d in ir.ArrayAttr(frag.attributes["arg_attrs"])]
-    else:
-        entries = [ir.DictAttr.get({}) for _ in frag.operands]
-    additions: dict[int, dict] = {i: {DONATION_ATTR: ir.BoolAttr.get(True)} for i in donated}
+    donation = {DONATION_ATTR: ir.BoolAttr.get(True)}
+    additions: dict[int, dict] = {index: donation for index in donated}
     taken: set = set()
+    i32 = ir.IntegerType.get_signless(32)
     for index in sorted(aliasable):
-        output_index = _aliased_output(frag, index, taken)
+        output_index = _aliased_output(frag, index, taken, host_memory_kind)
         if output_index is None:
-            additions[index] = {DONATION_ATTR: ir.BoolAttr.get(True)}
+            additions[index] = donation
         else:
             taken.add(output_index)
-            i32 = ir.IntegerType.get_signless(32)
             additions[index] = {ALIASING_ATTR: ir.IntegerAttr.get(i32, output_index)}
-    for index, added in additions.items():
-        merged = {named.name: named.attr for named in entries[index]}
-        merged.update(added)
-        entries[index] = ir.DictAttr.get(merged)
-    return ir.ArrayAttr.get(entries)
+    return mpmd.with_entries(frag, ARG_ATTRS, additions)

@@ -15,6 +15,8 @@ from jaxlib.mlir import ir
 from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import mpmd
+from sdy_dsl.runtime.mpmd import ARG_ATTRS, RES_ATTRS
 from sdy_dsl.runtime.values import operation
 
 LAYOUT_ATTR = "mhlo.layout_mode"
@@ -22,6 +24,8 @@ AUTO = "auto"
 DEFAULT = "default"
 FRAGMENT = "mpmd.fragment"
 TRANSFER = "mpmd.transfer"
+
+is_entry_point_function = hook(mpmd.is_entry_point_function)
 
 
 # --------------------------------------------------------------------------- the layout lattice
@@ -47,63 +51,35 @@ def _compatible(a, b) -> bool:
     return _text(a) == _text(b)
 
 
-def _shown(layout) -> str:
-    # As MLIR prints an attribute in a diagnostic (a null one included).
-    return str(layout) if layout is not None else "<<NULL ATTRIBUTE>>"
-
-
 def _string_attr(text: str) -> ir.Attribute:
     return ir.StringAttr.get(text)
 
 
 # --------------------------------------------------------------------------- attribute dictionaries
 
-def _dicts(op: ir.Operation, key: str, count: int) -> list[ir.DictAttr]:
-    if key in op.attributes:
-        return [ir.DictAttr(d) for d in ir.ArrayAttr(op.attributes[key])]
-    return [ir.DictAttr.get({}) for _ in range(count)]
-
-
-def _with_layout(d: ir.DictAttr, layout) -> ir.DictAttr:
-    """`d` with the layout entry set, or dropped for a DEFAULT layout (implicit)."""
-    entries = {n.name: n.attr for n in d}
-    if _is_default(layout):
-        entries.pop(LAYOUT_ATTR, None)
-    else:
-        entries[LAYOUT_ATTR] = layout
-    return ir.DictAttr.get(entries)
-
-
-def _func_count(func: ir.Operation, key: str) -> int:
-    ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-    return len(ftype.inputs) if key == "arg_attrs" else len(ftype.results)
+def _layout_update(layout) -> dict[str, ir.Attribute | None]:
+    """The entry to write for a layout: DEFAULT is implicit, so it drops the entry."""
+    return {LAYOUT_ATTR: None if _is_default(layout) else layout}
 
 
 def _func_layout(func: ir.Operation, key: str, index: int):
-    if key not in func.attributes:
-        return None
-    d = ir.DictAttr(ir.ArrayAttr(func.attributes[key])[index])
-    layout = d[LAYOUT_ATTR] if LAYOUT_ATTR in d else None
+    layout = mpmd.attr_entry(func, key, index, LAYOUT_ATTR)
     # Like getArgAttrOfType<StringAttr>: a non-string layout attribute counts as absent.
     return layout if isinstance(layout, ir.StringAttr) else None
 
 
 def _set_func_layout(ctx: RewriteContext, func: ir.Operation, key: str, index: int, layout) -> None:
     """As func.func's setArgAttr/removeArgAttr: an array of empty dictionaries is dropped."""
-    dicts = _dicts(func, key, _func_count(func, key))
-    dicts[index] = _with_layout(dicts[index], layout)
-    if all(len(d) == 0 for d in dicts):
+    dicts = mpmd.with_entries(func, key, {index: _layout_update(layout)})
+    if all(len(ir.DictAttr(d)) == 0 for d in dicts):
         ctx.remove_attr(func, key)
     else:
-        ctx.set_attr(func, key, ir.ArrayAttr.get(dicts))
+        ctx.set_attr(func, key, dicts)
 
 
 def _set_fragment_layout(ctx: RewriteContext, frag: ir.Operation, key: str, index: int, layout) -> None:
     """Fragments keep `arg_attrs` / `res_attrs` once written, even if every entry is empty."""
-    count = len(frag.operands) if key == "arg_attrs" else len(frag.results)
-    dicts = _dicts(frag, key, count)
-    dicts[index] = _with_layout(dicts[index], layout)
-    ctx.set_attr(frag, key, ir.ArrayAttr.get(dicts))
+    ctx.set_attr(frag, key, mpmd.with_entries(frag, key, {index: _layout_update(layout)}))
 
 
 # --------------------------------------------------------------------------- choosing a layout
@@ -128,10 +104,10 @@ def _summarize_uses(value: ir.Value, func: ir.Operation, terminator: ir.Operatio
         if owner != terminator:
             summary.fragment_uses += 1
             continue
-        result_layout = _func_layout(func, "res_attrs", use.operand_number)
+        result_layout = _func_layout(func, RES_ATTRS, use.operand_number)
         if not _compatible(summary.layout, result_layout):
             emit_error(owner, f"Result #{summary.from_result} is also returned as result #{use.operand_number}, "
-                              f"but with incompatible layouts: {_shown(summary.layout)} vs. {_shown(result_layout)}")
+                              f"but with incompatible layouts: {mpmd.diagnostic_text(summary.layout)} vs. {mpmd.diagnostic_text(result_layout)}")
         if not _is_auto(result_layout):
             summary.layout, summary.from_result = result_layout, use.operand_number
     return summary
@@ -143,14 +119,9 @@ def _write_to_users(ctx: RewriteContext, value: ir.Value, func: ir.Operation, te
     for use in list(value.uses):
         owner = operation(use.owner)
         if owner.name == FRAGMENT:
-            _set_fragment_layout(ctx, owner, "arg_attrs", use.operand_number, layout)
+            _set_fragment_layout(ctx, owner, ARG_ATTRS, use.operand_number, layout)
         elif owner == terminator:
-            _set_func_layout(ctx, func, "res_attrs", use.operand_number, layout)
-
-
-def _terminator(func: ir.Operation) -> ir.Operation:
-    block = func.regions[0].blocks[0]
-    return operation(block.operations[len(block.operations) - 1])
+            _set_func_layout(ctx, func, RES_ATTRS, use.operand_number, layout)
 
 
 @hook
@@ -170,12 +141,12 @@ def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Valu
     arg = ir.BlockArgument(arg)
     if not any(True for _ in arg.uses):
         return
-    terminator = _terminator(func)
-    chosen = _func_layout(func, "arg_attrs", arg.arg_number)
+    terminator = mpmd.body_terminator(func)
+    chosen = _func_layout(func, ARG_ATTRS, arg.arg_number)
     summary = _summarize_uses(arg, func, terminator)
     if not _compatible(chosen, summary.layout):
         emit_error(func, f"Arg #{arg.arg_number} is returned as result #{summary.from_result}, "
-                         f"but with incompatible layouts: {_shown(chosen)} vs. {_shown(summary.layout)}")
+                         f"but with incompatible layouts: {mpmd.diagnostic_text(chosen)} vs. {mpmd.diagnostic_text(summary.layout)}")
     if not _is_auto(summary.layout):
         chosen = summary.layout
     if summary.transfer_use:
@@ -184,7 +155,7 @@ def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Valu
         chosen = _string_attr(DEFAULT)
     elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
         chosen = _string_attr(DEFAULT)
-    _set_func_layout(ctx, func, "arg_attrs", arg.arg_number, chosen)
+    _set_func_layout(ctx, func, ARG_ATTRS, arg.arg_number, chosen)
     _write_to_users(ctx, arg, func, terminator, chosen)
 
 
@@ -196,12 +167,12 @@ def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, m
     on the fragment's res_attrs, the consuming fragments and the program results."""
     frag = operation(frag)
     func = operation(frag.parent)
-    terminator = _terminator(func)
-    res_dicts = _dicts(frag, "res_attrs", len(frag.results))
+    terminator = mpmd.body_terminator(func)
+    res_layouts: dict[int, dict] = {}
     for result in frag.results:
         index = ir.OpResult(result).result_number
         if not any(True for _ in result.uses):
-            res_dicts[index] = _with_layout(res_dicts[index], _string_attr(AUTO))
+            res_layouts[index] = _layout_update(_string_attr(AUTO))
             continue
         summary = _summarize_uses(result, func, terminator)
         chosen = summary.layout
@@ -209,6 +180,6 @@ def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, m
             chosen = _string_attr(DEFAULT)
         elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
             chosen = _string_attr(DEFAULT)
-        res_dicts[index] = _with_layout(res_dicts[index], chosen)
+        res_layouts[index] = _layout_update(chosen)
         _write_to_users(ctx, result, func, terminator, chosen)
-    ctx.set_attr(frag, "res_attrs", ir.ArrayAttr.get(res_dicts))
+    ctx.set_attr(frag, RES_ATTRS, mpmd.with_entries(frag, RES_ATTRS, res_layouts))
