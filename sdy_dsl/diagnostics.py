@@ -45,10 +45,10 @@ class collecting_warnings:
         _warning_sinks.pop()
 
 
-def emit_warning(op, message: str) -> None:
-    """A warning at an op's location (the pass goes on)."""
-    op = op.operation if hasattr(op, "operation") else op
-    entry = ("warning", line_col(op.location), message)
+def emit_warning(where, message: str) -> None:
+    """A warning at an op's or a value's location (the pass goes on)."""
+    where = where.operation if hasattr(where, "operation") else where
+    entry = ("warning", line_col(where.location), message)
     if _warning_sinks:
         _warning_sinks[-1].append(entry)
     else:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jaxlib.mlir import ir
 
-from sdy_dsl.diagnostics import emit_error
+from sdy_dsl.diagnostics import emit_error, emit_warning
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import mpmd
@@ -124,6 +124,12 @@ def _write_to_users(ctx: RewriteContext, value: ir.Value, func: ir.Operation, te
             _set_func_layout(ctx, func, RES_ATTRS, use.operand_number, layout)
 
 
+def _warn_if_forced_to_default(value: ir.Value, what: str, layout) -> None:
+    if not _compatible(layout, _string_attr(DEFAULT)):
+        emit_warning(value, f"{what} is used in a transfer op, but with a non-default layout: "
+                            f"{mpmd.diagnostic_text(layout)}. Forcing the layout to default.")
+
+
 @hook
 def program_inputs(func: ir.Operation) -> list:
     """The entry block arguments of a function."""
@@ -150,8 +156,8 @@ def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Valu
     if not _is_auto(summary.layout):
         chosen = summary.layout
     if summary.transfer_use:
-        # Transfers only support the DEFAULT layout. (The C++ pass also warns when
-        # it overrides a custom layout here; see the rule file.)
+        # Transfers only support the DEFAULT layout.
+        _warn_if_forced_to_default(arg, f"Arg #{arg.arg_number}", chosen)
         chosen = _string_attr(DEFAULT)
     elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
         chosen = _string_attr(DEFAULT)
@@ -177,6 +183,7 @@ def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, m
         summary = _summarize_uses(result, func, terminator)
         chosen = summary.layout
         if summary.transfer_use:
+            _warn_if_forced_to_default(result, f"Result #{index}", chosen)
             chosen = _string_attr(DEFAULT)
         elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
             chosen = _string_attr(DEFAULT)
