@@ -130,10 +130,19 @@ def _warn_if_forced_to_default(value: ir.Value, what: str, layout) -> None:
                             f"{mpmd.diagnostic_text(layout)}. Forcing the layout to default.")
 
 
+# An AUTO program input stays AUTO for at most this many consuming fragments.
+MAX_AUTO_FRAGMENT_USES_OF_INPUT = 1
+
+
 @hook
-def program_inputs(func: ir.Operation) -> list:
-    """The entry block arguments of a function."""
-    return list(operation(func).regions[0].blocks[0].arguments)
+def propagate_program_input_layouts(ctx: RewriteContext) -> None:
+    """Stage hook: each input of the function (the pass's anchor), in order, if it is
+    an entry point (a distributed public function)."""
+    func = operation(ctx.anchor)
+    if not mpmd.is_entry_point_function(func):
+        return
+    for arg in list(func.regions[0].blocks[0].arguments):
+        propagate_input_layout(ctx, func, arg, MAX_AUTO_FRAGMENT_USES_OF_INPUT)
 
 
 @hook
