@@ -142,6 +142,8 @@ INVALID_RULE_FILES = [
     ("unknown-driver-key", MINIMAL + "driver: {iterations: 3}\n", "unknown driver setting 'iterations'"),
     ("zero-iterations", MINIMAL + "driver: {kind: greedy, max-iterations: 0}\n", "max-iterations must be"),
     ("bad-traversal", MINIMAL + "driver: {traversal: sideways}\n", "traversal must be"),
+    ("traversal-on-walk", MINIMAL + "driver: {kind: walk, traversal: bottom-up}\n", "'traversal' applies to the greedy and once drivers only"),
+    ("iterations-on-once", MINIMAL + "driver: {kind: once, max-iterations: 3}\n", "'max-iterations' applies to the greedy driver only"),
     ("rules-not-list", MINIMAL + "rules: {id: r}\n", "'rules' must be a list"),
     ("rule-without-rewrite", MINIMAL + RULE, "rule is missing 'rewrite'"),
     ("bad-rule-id", MINIMAL + RULE.replace("id: r", "id: Bad_Id") + "    rewrite: []\n", "invalid rule id"),

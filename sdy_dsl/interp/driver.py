@@ -142,7 +142,7 @@ class PassRunner:
             kind = stage.driver.kind
             self._greedy = kind == "greedy"
             if kind == "once":
-                self._run_once(anchor, ctx, index, any_op)
+                self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
             if self.error is not None:
@@ -236,7 +236,7 @@ class PassRunner:
               f"'{op.name}': {why}", file=self.observer.out())
 
     # ------------------------------------------------------------------ drivers
-    def _run_once(self, anchor, ctx, index, any_op):
+    def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True):
         ops: list[ir.Operation] = []
 
         def collect(op):
@@ -244,7 +244,10 @@ class PassRunner:
             return ir.WalkResult.ADVANCE
 
         anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
-        for op in ops[1:]:  # the anchor itself is not rewritten, as in MLIR's drivers
+        ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+        if not top_down:
+            ops.reverse()  # last op first
+        for op in ops:
             if ctx.erased and id(op) in ctx.erased:
                 continue
             rules = index.get(op.name, any_op)

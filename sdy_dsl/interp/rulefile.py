@@ -241,6 +241,11 @@ def _load_driver(raw, loc: Loc) -> DriverConfig:
             cfg.strictness = value
         else:
             raise raw.key_loc(key).error(f"unknown driver setting '{key}'")
+    # A setting the chosen driver would ignore is an error, not a silent no-op.
+    for key, kinds in (("max-iterations", ("greedy",)), ("strictness", ("greedy",)), ("traversal", ("greedy", "once"))):
+        if key in raw and cfg.kind not in kinds:
+            raise raw.key_loc(key).error(f"'{key}' applies to the {' and '.join(kinds)} driver{'s' if len(kinds) > 1 else ''} "
+                                         f"only, not to '{cfg.kind}'")
     return cfg
 
 
