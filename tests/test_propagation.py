@@ -12,8 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from jaxlib.mlir import ir
+
 from propagation_support import reference_import, run_ours, run_reference
-from sdy_dsl.runtime.propagation import Direction, default_heuristics, heuristics_from_data
+from sdy_dsl.mlir_context import make_context
+from sdy_dsl.runtime.propagation import (Direction, default_heuristics, heuristics_from_data,
+                                         propagate)
+from sdy_dsl.runtime.sharding import codec
 from sdy_dsl.runtime.propagation.factor_propagation import intersect_directions, union_directions
 
 DATA = Path(__file__).parent / "data" / "propagation"
@@ -110,3 +115,18 @@ def test_named_computation_without_data_flow_edges(name, index, strategy):
     # (the others fully open), and nothing crosses the computation's boundary.
     text = chunks(name)[index]
     assert_same(run_reference(text, strategy), run_ours(text, strategy))
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_conflicting_sharding_group_gets_open_constraints(strategy):
+    # Group members with different initial shardings: each is replaced by an
+    # open sharding constraint of it before propagating. Rules come from our
+    # registry: the reference provider only knows the input's ops.
+    text = reference_import((DATA / "sharding_group_conflict.mlir").read_text())
+    codec.clear()
+    with make_context():
+        module = ir.Module.parse(text)
+        propagate(module.operation, strategy)
+        ours = str(module)
+    codec.clear()
+    assert_same(run_reference(text, strategy), ours)

@@ -233,6 +233,48 @@ class PropagationEngine:
 
         self.module.walk(visit)
 
+    def sync_sharding_groups(self) -> bool:
+        """Give every member of a group the group's initial sharding (as the
+        reference does once before propagating): the sharding of the members
+        that have one not fully open, if they agree. If they disagree, each
+        member is replaced by an open sdy.sharding_constraint of it instead
+        (returns True: the IR changed, the caller starts a fresh engine).
+        """
+        conflicting = []
+        for gid, members in self.group_members.items():
+            common, conflict = None, False
+            for member in members:
+                candidate = self.get(member)
+                if candidate is None or all(not d.axes and not d.is_closed
+                                            for d in candidate.dims):
+                    continue
+                if common is None:
+                    common = candidate
+                elif candidate != common:
+                    conflict = True
+                    break
+            if common is None:
+                continue
+            if conflict:
+                conflicting.append((members, common))
+            else:
+                for member in members:
+                    self.set(member, common)
+        for members, common in conflicting:
+            open_like = TensorSharding(common.mesh_name, tuple(
+                DimSharding((), False) for _ in common.dims), inline_mesh=common.inline_mesh)
+            for member in members:
+                if isinstance(member, ir.OpResult):
+                    point = ir.InsertionPoint.after(member.owner)
+                else:
+                    point = ir.InsertionPoint.at_block_begin(member.owner)
+                constraint = ir.Operation.create(
+                    "sdy.sharding_constraint", results=[member.type], operands=[member],
+                    attributes={"sharding": codec.tensor_sharding_attr(open_like)},
+                    loc=member.location, ip=point)
+                member.replace_all_uses_except(constraint.result, constraint)
+        return bool(conflicting)
+
     # ------------------------------------------------------------- sharding access
 
     def shardable_value(self, value: ir.Value) -> ir.Value | None:
@@ -468,7 +510,7 @@ class PropagationEngine:
                           results: Sequence[ir.Value], operand_shardings: list,
                           result_shardings: list, set_operand, set_result, rule,
                           direction_along_factor, strategy: BasicFactorPropagation,
-                          conservative: bool, notify) -> bool:
+                          conservative: bool, notify, result_groups: bool = True) -> bool:
         mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
         if mesh_name is None:
             return False
@@ -485,12 +527,12 @@ class PropagationEngine:
         for i in sorted(updated_operands):
             if self._update_tensor(operands[i], operand_shardings[i], set_operand, i,
                                    projection.operands[i], rule.operand_mappings[i], sizes,
-                                   mesh_name, mesh, notify):
+                                   mesh_name, mesh, notify, True):
                 any_updated = True
         for i in sorted(updated_results):
             if self._update_tensor(results[i], result_shardings[i], set_result, i,
                                    projection.results[i], rule.result_mappings[i], sizes,
-                                   mesh_name, mesh, notify):
+                                   mesh_name, mesh, notify, result_groups):
                 any_updated = True
         if debug is not None and any_updated:
             debug.record_update(op, operands, results, rule, mesh, axes_before, projection)
@@ -499,7 +541,7 @@ class PropagationEngine:
         return any_updated
 
     def _update_tensor(self, value, old, setter, index, factor_shardings, mapping, sizes,
-                       mesh_name, mesh, notify) -> bool:
+                       mesh_name, mesh, notify, sync_group: bool) -> bool:
         new = factor_shardings.to_tensor_sharding(mapping, sizes, mesh_name, mesh)
         if (old is None and new.is_fully_replicated) or new == old:
             return False  # the reference warns: strided view needed
@@ -507,7 +549,7 @@ class PropagationEngine:
         modified = self.shardable_value(value)
         if notify is not None:
             self.notify_sharding_modified(modified, notify)
-        gid = self.group_of.get(modified)
+        gid = self.group_of.get(modified) if sync_group else None
         if gid is not None:
             for member in self.group_members[gid]:
                 if member == modified:
@@ -638,7 +680,10 @@ class PropagationEngine:
                     [self.get_func_result(func, index)],
                     lambda i, s, v=value: self.set(v, s),
                     lambda i, s, f=func, r=index: self.set_func_result(f, r, s),
-                    identity_rule(shape), propagate_any_factor, strategy, False, None)
+                    identity_rule(shape), propagate_any_factor, strategy, False, None,
+                    # The reference syncs the returned value's sharding group
+                    # when the value changes, not when the func result does.
+                    result_groups=False)
 
     # ------------------------------------------------------------- the rewrite driver
 
@@ -1066,6 +1111,11 @@ def propagate(module_op, strategy: str = "user-priority", *, conservative: bool 
     _check_shapes(module)
     engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
                                conservative=conservative, trace=trace)
+    if engine.sync_sharding_groups():
+        # Constraints were inserted: rebuild the engine's view of the IR.
+        engine.flush()
+        engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
+                                   conservative=conservative, trace=trace)
     if debug_sharding_origins or debug_propagation_edge_sharding:
         from ..debug_info import ShardingDebugInfo
         engine.debug = ShardingDebugInfo(debug_sharding_origins, debug_propagation_edge_sharding,

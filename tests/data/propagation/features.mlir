@@ -58,3 +58,36 @@ func.func @main(%arg0: tensor<6x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"
   %1 = stablehlo.reshape %arg1 : (tensor<2x48xf32>) -> tensor<96xf32>
   return %0, %1 : tensor<96xf32>, tensor<96xf32>
 }
+// -----
+sdy.mesh @mesh = <["a"=4, "b"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b", ?}]>}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  sdy.sharding_group %0 group_id=0 : tensor<8x8xf32>
+  sdy.sharding_group %arg0 group_id=0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+// -----
+sdy.mesh @mesh = <["a"=4, "b"=4]>
+func.func @main(%arg0: tensor<3x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b":(1)2, ?}]>}) -> tensor<3x6xf32> {
+  %0 = stablehlo.multiply %arg0, %arg0 : tensor<3x6xf32>
+  sdy.sharding_group %0 group_id=0 : tensor<3x6xf32>
+  sdy.sharding_group %arg0 group_id=0 : tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+// -----
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}, %arg1: tensor<8x8xf32>) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"a", ?}]>}) {
+  %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  sdy.sharding_group %1 group_id=0 : tensor<8x8xf32>
+  sdy.sharding_group %0 group_id=0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+// -----
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{?}, {}]>}) {
+  %0 = stablehlo.negate %arg1 : tensor<8x8xf32>
+  sdy.sharding_group %0 group_id=0 : tensor<8x8xf32>
+  sdy.sharding_group %arg0 group_id=0 : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
