@@ -693,3 +693,55 @@ func.func @debug_sharded_manual_computation_operand(%arg0: tensor<8x8xf32> {sdy.
   %4 = sdy.data_flow_edge %0#1 sharding=<@mesh, [{"a"}, {"c"}]> : tensor<8x8xf32>
   return %3, %4 : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// A while body argument whose result has an edge: the unreduced axes of the
+// constraint go on that edge, not on the while's `sdy.sharding`.
+// CHECK-LABEL: func @while_body_arg_constraint_with_unreduced
+// CHECK:       %[[WHILE:.*]] = stablehlo.while(%iterArg = %arg0) : tensor<8xf32>{{$}}
+// CHECK:       sdy.sharding_constraint %iterArg <@mesh, [{"a"}], unreduced={"b"}> : tensor<8xf32>
+// CHECK:       sdy.data_flow_edge %[[WHILE]] sharding=<@mesh, [{?}], unreduced={"b"}> : tensor<8xf32>
+func.func @while_body_arg_constraint_with_unreduced(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.while(%iterArg = %arg0) : tensor<8xf32>
+  cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %1 = sdy.sharding_constraint %iterArg <@mesh, [{"a"}], unreduced={"b"}> : tensor<8xf32>
+    stablehlo.return %1 : tensor<8xf32>
+  }
+  %2 = sdy.data_flow_edge %0 : tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// A while body argument is sharded when the edge of its result is (the
+// while op itself has no `sdy.sharding`): the constraint is not applied, and
+// with debug-sharding-origins the edge's axes are recorded as the constraint's.
+// CHECK-LABEL: func @while_body_arg_sharded_by_its_edge
+// CHECK:       } do {
+// CHECK-NEXT:    sdy.sharding_constraint %iterArg <@mesh, [{"b"}]> : tensor<8xf32>
+// CHECK-NEXT:    stablehlo.abs %iterArg
+// CHECK:       sdy.data_flow_edge %{{.*}} sharding=<@mesh, [{"a"}]> : tensor<8xf32>
+// ORIGINS-LABEL: func @while_body_arg_sharded_by_its_edge(
+// ORIGINS-SAME:    -> (tensor<8xf32> {sdy.sharding_origins = {a = "constraint_0"}})
+// ORIGINS:       sdy.data_flow_edge %{{.*}} sharding=<@mesh, [{"a"}]> {sdy.sharding_origins = {a = "constraint_0"}}
+func.func @while_body_arg_sharded_by_its_edge(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.while(%iterArg = %arg0) : tensor<8xf32>
+  cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %1 = sdy.sharding_constraint %iterArg <@mesh, [{"b"}]> : tensor<8xf32>
+    %2 = stablehlo.abs %iterArg : tensor<8xf32>
+    stablehlo.return %2 : tensor<8xf32>
+  }
+  %3 = sdy.data_flow_edge %0 sharding=<@mesh, [{"a"}]> : tensor<8xf32>
+  return %3 : tensor<8xf32>
+}
