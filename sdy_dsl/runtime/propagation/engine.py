@@ -36,7 +36,6 @@ from .projection import ShardingProjection
 if TYPE_CHECKING:  # imported where used: debug_info imports this package
     from ..debug_info import ShardingDebugInfo
 
-MAX_ROUNDS = 10
 
 RuleProvider = Callable[[ir.Operation, bool], "OpShardingRule | None"]
 GetDirection = Callable[[ir.Operation, int], Direction]
@@ -688,32 +687,33 @@ class PropagationEngine:
     # ------------------------------------------------------------- the rewrite driver
 
     def run_to_fixed_point(self, strategy, get_direction) -> None:
-        for _ in range(MAX_ROUNDS):
-            worklist = Worklist()
-            for op in self._preorder():
-                worklist.push(op)
-            worklist.reverse()
-            changed = False
-            current = [None]
+        """Every op once, in program order, then every op a step notified about
+        (the users of a value whose sharding changed, and their ancestors) until
+        the worklist is empty. The op being propagated is not re-queued by its
+        own step, and there is no second sweep over all ops: with one, a
+        `dot_general %x, %x` (one value as both operands) would gain axes the
+        reference never gives it (found by random differential testing; no
+        case among ~3,600 random modules and the real models needs a second sweep).
+        """
+        worklist = Worklist()
+        for op in self._preorder():
+            worklist.push(op)
+        worklist.reverse()
+        current = [None]
 
-            def notify(modified):
-                if modified != current[0]:
-                    self._push_with_ancestors(worklist, modified)
+        def notify(modified):
+            if modified != current[0]:
+                self._push_with_ancestors(worklist, modified)
 
-            while worklist:
-                op = worklist.pop()
-                if op is None:
-                    break
-                if self._is_trivially_dead(op):
-                    self._erase(op, worklist)
-                    changed = True
-                    continue
-                current[0] = op
-                if self.apply_patterns(op, strategy, get_direction, notify):
-                    changed = True
-            if not changed:
-                return
-        raise PropagationError(f"Failed to converge after {MAX_ROUNDS} iterations.")
+        while worklist:
+            op = worklist.pop()
+            if op is None:
+                break
+            if self._is_trivially_dead(op):
+                self._erase(op, worklist)
+                continue
+            current[0] = op
+            self.apply_patterns(op, strategy, get_direction, notify)
 
     def _preorder(self) -> list[ir.Operation]:
         out = []

@@ -91,3 +91,9 @@ func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {sdy.sharding = #
   sdy.sharding_group %arg0 group_id=0 : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+// -----
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+func.func @main(%arg0: tensor<2x32xf32>) -> (tensor<2x32x2x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b":(1)2}, {"b":(2)2}, {}]>}) {
+  %0 = stablehlo.dot_general %arg0, %arg0, contracting_dims = [] x [] : (tensor<2x32xf32>, tensor<2x32xf32>) -> tensor<2x32x2x32xf32>
+  return %0 : tensor<2x32x2x32xf32>
+}
