@@ -11,18 +11,15 @@ from sdy_dsl.interp.builtins import to_sharding
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
 # Debug-info hooks the rule file calls (debug-sharding-origins / debug-propagation-edge-sharding).
-from sdy_dsl.runtime.debug_info import (PROPAGATION_EDGES_OPTION, SHARDING_ORIGINS_OPTION, ShardingDebugInfo,
-                                        record_sharding_update, save_debug_info)  # noqa: F401
+from sdy_dsl.runtime.debug_info import record_sharding_update, save_debug_info, seed_debug_info  # noqa: F401
 from sdy_dsl.runtime.sharding import TensorSharding, codec
 from sdy_dsl.runtime.values import operation
 
 CONSTRAINT = "sdy.sharding_constraint"
 MANUAL_COMPUTATION = "sdy.manual_computation"
 
-
 def _users(value: ir.Value) -> list:
     return [(operation(u.owner), u.operand_number) for u in value.uses]
-
 
 def _constraint_sharding_of_use(user, operand_number):
     if user.name == CONSTRAINT:
@@ -32,43 +29,12 @@ def _constraint_sharding_of_use(user, operand_number):
     return None
 
 
-def _edge_of(value: ir.Value):
-    """The `sdy.data_flow_edge` holding `value`'s sharding (Shardy's DataFlowEdgeOp::lookup), if any."""
-    return interfaces.data_flow_edge_of(interfaces.edge_owner_of_target(value))
-
-
-def _sharding_of(value: ir.Value) -> TensorSharding | None:
-    """Shardy's getSharding: an edge target's sharding is its edge's, not the owner op's."""
-    edge = _edge_of(value)
-    if edge is not None:
-        return codec.tensor_sharding(edge.attributes["sharding"]) if "sharding" in edge.attributes else None
-    return interfaces.sharding_of(value)
-
-
-def _set_sharding(value: ir.Value, sharding: TensorSharding) -> None:
-    edge = _edge_of(value)
-    if edge is not None:
-        edge.attributes["sharding"] = codec.tensor_sharding_attr(sharding)
-    else:
-        interfaces.set_sharding(value, sharding)
-
-
-@hook
-def seed_debug_info(ctx: RewriteContext) -> None:
-    """Stage hook: name the constraints / manual computations and record the user
-    shardings' origins, reading an edge target's sharding from its edge."""
-    info = ctx.scratch[ShardingDebugInfo.SCRATCH_KEY] = ShardingDebugInfo(
-        bool(ctx.options.get(SHARDING_ORIGINS_OPTION, False)),
-        bool(ctx.options.get(PROPAGATION_EDGES_OPTION, False)), sharding_of=_sharding_of)
-    info.seed_origins(ctx.module)
-
-
 @hook
 def should_apply(value: ir.Value, sharding: TensorSharding | ir.Attribute) -> bool:
     """%x can hold a sharding, has none, the sharding is fully closed and no
     other constraint / manual computation asks %x for another sharding."""
     sharding = to_sharding(sharding)
-    if interfaces._slot_of(value) is None or _sharding_of(value) is not None:
+    if interfaces._slot_of(value) is None or interfaces.sharding_through_edge(value) is not None:
         return False
     if not sharding.is_fully_closed:
         return False
@@ -78,11 +44,9 @@ def should_apply(value: ir.Value, sharding: TensorSharding | ir.Attribute) -> bo
             return False
     return True
 
-
 def _used_by_constraint(value: ir.Value, excluded=None) -> bool:
     return any(user.name in (CONSTRAINT, MANUAL_COMPUTATION) and (excluded is None or user != excluded)
                for user, _ in _users(value))
-
 
 @hook
 def tail_of_constraint_chain(head: ir.Operation) -> ir.Operation | None:
@@ -91,7 +55,7 @@ def tail_of_constraint_chain(head: ir.Operation) -> ir.Operation | None:
     x = head.operands[0]
     if not isinstance(x.owner, ir.Block) and operation(x.owner).name == CONSTRAINT:
         return None
-    if interfaces._slot_of(x) is not None and _sharding_of(x) is not None:
+    if interfaces._slot_of(x) is not None and interfaces.sharding_through_edge(x) is not None:
         return None
     if _used_by_constraint(x, excluded=head):
         return None
@@ -104,7 +68,6 @@ def tail_of_constraint_chain(head: ir.Operation) -> ir.Operation | None:
     if tail == head or _used_by_constraint(tail.results[0]):
         return None
     return tail
-
 
 @hook
 def replace_uses_after_chain(ctx: RewriteContext, x: ir.Value, head: ir.Operation, tail: ir.Operation) -> None:
@@ -119,14 +82,12 @@ def replace_uses_after_chain(ctx: RewriteContext, x: ir.Value, head: ir.Operatio
             user.operands[use.operand_number] = new
             ctx.mark_changed()
 
-
 def _point_after_value(value: ir.Value) -> ir.InsertionPoint:
     owner = value.owner
     if isinstance(owner, ir.Block):
         first = next(iter(owner.operations), None)
         return ir.InsertionPoint(operation(first)) if first is not None else ir.InsertionPoint(owner)
     return ir.InsertionPoint.after(operation(owner))
-
 
 @hook
 def move_after_value(ctx: RewriteContext, op: ir.Operation, value: ir.Value) -> None:
@@ -141,31 +102,27 @@ def move_after_value(ctx: RewriteContext, op: ir.Operation, value: ir.Value) -> 
         op.move_after(operation(owner))
     ctx.mark_changed()
 
-
 @hook
 def replace_uses_except(ctx: RewriteContext, old: ir.Value, new: ir.Value, except_op: ir.Operation) -> None:
     if any(operation(u.owner) != operation(except_op) for u in old.uses):
         old.replace_all_uses_except(new, operation(except_op))
         ctx.mark_changed()
 
-
 @hook
 def set_unreduced_of(ctx: RewriteContext, value: ir.Value, sharding: TensorSharding | ir.Attribute) -> None:
     """Give %x (its edge, if it has one) the constraint's unreduced axes, which do not propagate."""
-    _set_sharding(value, open_with_unreduced_of(value, sharding))
+    interfaces.set_sharding_through_edge(value, open_with_unreduced_of(value, sharding))
     ctx.mark_changed()
-
 
 def open_with_unreduced_of(value: ir.Value, sharding: TensorSharding | ir.Attribute) -> TensorSharding:
     """%x's sharding (fully open on the constraint's mesh if none) with the constraint's unreduced axes."""
     sharding = to_sharding(sharding)
-    current = _sharding_of(value)
+    current = interfaces.sharding_through_edge(value)
     if current is None:
         rank = value.type.rank if isinstance(value.type, ir.ShapedType) and value.type.has_rank else 0
         current = TensorSharding.replicated_like(sharding.mesh_name, rank, is_closed=False,
                                                  inline_mesh=sharding.inline_mesh)
     return replace(current, unreduced=sharding.unreduced)
-
 
 @hook
 def constrain_after(ctx: RewriteContext, value: ir.Value, sharding: TensorSharding | ir.Attribute,
@@ -178,5 +135,5 @@ def constrain_after(ctx: RewriteContext, value: ir.Value, sharding: TensorShardi
                                          loc=operation(manual_computation).location)
     value.replace_all_uses_except(constraint.results[0], constraint)
     if sharding.unreduced:
-        _set_sharding(value, open_with_unreduced_of(value, sharding))
+        interfaces.set_sharding_through_edge(value, open_with_unreduced_of(value, sharding))
     ctx.mark_changed()

@@ -153,17 +153,6 @@ def propagation_edges_text(axis_edges: dict[AxisRef, list[PropagationEdge]]) -> 
 # --------------------------------------------------------------------------- IR helpers
 
 
-def shardable_value(value: ir.Value) -> ir.Value:
-    """The value whose sharding stands for `value`'s: the data-flow edge of
-    `value`'s edge owner if there is one, else that owner (a while body
-    argument -> the while result), else `value` itself."""
-    owner = interfaces.edge_owner_of_target(value)
-    if owner is None:
-        return value
-    edge = interfaces.data_flow_edge_of(owner)
-    return edge.results[0] if edge is not None else owner
-
-
 def _owning_op(value: ir.Value) -> ir.Operation:
     owner = value.owner
     return operation(owner.owner) if isinstance(owner, ir.Block) else operation(owner)
@@ -352,8 +341,8 @@ class ShardingDebugInfo:
     SCRATCH_KEY = "sharding_debug_info"
 
     def __init__(self, sharding_origins: bool = False, propagation_edges: bool = False, *,
-                 shardable_value: Callable[[ir.Value], ir.Value | None] = shardable_value,
-                 sharding_of: Callable[[ir.Value], TensorSharding | None] = interfaces.sharding_of):
+                 shardable_value: Callable[[ir.Value], ir.Value | None] = interfaces.shardable_value,
+                 sharding_of: Callable[[ir.Value], TensorSharding | None] = interfaces.sharding_through_edge):
         """`shardable_value(v)`: the value that holds `v`'s sharding (None: none can);
         `sharding_of(v)`: `v`'s sharding before the pass. Both read the IR by
         default; a pass that keeps shardings elsewhere while it runs passes its own."""

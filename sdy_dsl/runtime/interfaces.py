@@ -411,6 +411,36 @@ def _region_index(op, block) -> int | None:
     return None
 
 
+def shardable_value(value: ir.Value) -> ir.Value:
+    """The value whose sharding stands for `value`'s (Shardy's getShardableValue
+    when edges exist): the data-flow edge of `value`'s edge owner if there is
+    one, else that owner (a while body argument -> the while result), else
+    `value` itself."""
+    owner = edge_owner_of_target(value)
+    if owner is None:
+        return value
+    edge = data_flow_edge_of(owner)
+    return edge.results[0] if edge is not None else owner
+
+
+def sharding_through_edge(value: ir.Value) -> TensorSharding | None:
+    """Shardy's getSharding: a data-flow edge target's sharding is its edge's
+    (when the edge exists), not the one its owner op stores."""
+    edge = data_flow_edge_of(edge_owner_of_target(value))
+    if edge is not None:
+        return codec.tensor_sharding(edge.attributes["sharding"]) if "sharding" in edge.attributes else None
+    return sharding_of(value)
+
+
+def set_sharding_through_edge(value: ir.Value, sharding: TensorSharding) -> None:
+    """Shardy's setSharding: on the data-flow edge of `value` if it has one."""
+    edge = data_flow_edge_of(edge_owner_of_target(value))
+    if edge is not None:
+        edge.attributes["sharding"] = codec.tensor_sharding_attr(sharding)
+    else:
+        set_sharding(value, sharding)
+
+
 def data_flow_edge_of(owner: ir.Value | None):
     """The `sdy.data_flow_edge` op that is the single user of `owner`, if any."""
     if owner is None:
