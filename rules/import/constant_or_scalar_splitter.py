@@ -44,10 +44,7 @@ class _SplitState:
 
 
 def _state(ctx: RewriteContext) -> _SplitState:
-    state = ctx.scratch.get("split")
-    if state is None:
-        state = ctx.scratch["split"] = _SplitState()
-    return state
+    return ctx.run_state("split", _SplitState)
 
 
 # --------------------------------------------------------------------------- classification (rule actions)
@@ -106,10 +103,7 @@ def _original_name(func) -> str:
 def original_func_name(ctx: RewriteContext, callee: ir.Attribute) -> str:
     """The `sdy.original_func_name` of the called function, else its name."""
     name = ir.FlatSymbolRefAttr(callee).value
-    functions = ctx.scratch.get("functions")
-    if functions is None:
-        functions = ctx.scratch["functions"] = _functions_by_name(ctx.module)
-    func = functions.get(name)
+    func = ctx.run_state("functions", lambda: _functions_by_name(ctx.module)).get(name)
     return _original_name(func) if func is not None else name
 
 

@@ -31,10 +31,7 @@ class _LiftState:
 
 
 def _state(ctx: RewriteContext) -> _LiftState:
-    state = ctx.scratch.get("lift")
-    if state is None:
-        state = ctx.scratch["lift"] = _LiftState(ctx.module)
-    return state
+    return ctx.run_state("lift", lambda: _LiftState(ctx.module))
 
 
 @hook

@@ -94,10 +94,7 @@ def _group_id(op) -> int:
 
 
 def _unification(ctx: RewriteContext) -> _Unification:
-    state = ctx.scratch.get("unification")
-    if state is None:
-        state = ctx.scratch["unification"] = _Unification(ctx.module)
-    return state
+    return ctx.run_state("unification", lambda: _Unification(ctx.module))
 
 
 @hook

@@ -25,17 +25,20 @@ def last_use_operand_indices(ctx: RewriteContext, frag: ir.Operation) -> list:
     """
     frag = operation(frag)
     # A context runs over one function, so its body's last uses are computed once.
-    if "last-uses" not in ctx.scratch:
-        last_use = {}
-        for op in operation(frag.parent).regions[0].blocks[0].operations:
-            op = operation(op)
-            for index, value in enumerate(op.operands):
-                last_use[value] = (op, index)
-        by_op: dict = {}
-        for op, index in last_use.values():
-            by_op.setdefault(op, []).append(index)
-        ctx.scratch["last-uses"] = by_op
-    return sorted(ctx.scratch["last-uses"].get(frag, []))
+    by_op = ctx.run_state("last-uses", lambda: _last_use_indices_by_op(operation(frag.parent)))
+    return sorted(by_op.get(frag, []))
+
+
+def _last_use_indices_by_op(func: ir.Operation) -> dict:
+    last_use = {}
+    for op in func.regions[0].blocks[0].operations:
+        op = operation(op)
+        for index, value in enumerate(op.operands):
+            last_use[value] = (op, index)
+    by_op: dict = {}
+    for op, index in last_use.values():
+        by_op.setdefault(op, []).append(index)
+    return by_op
 
 
 @hook

@@ -281,11 +281,13 @@ def symbol_used(ctx: RewriteContext, op) -> bool:
 
 
 def _referenced_symbols(ctx: RewriteContext) -> set[str]:
-    # One walk per pass run; printed attributes are scanned for `@name`
-    # references (shardings refer to meshes by symbol inside their own syntax).
-    cached = ctx.scratch.get("referenced_symbols")
-    if cached is not None:
-        return cached
+    # One walk per pass run.
+    return ctx.run_state("referenced_symbols", lambda: _symbols_referenced_in(ctx.module))
+
+
+def _symbols_referenced_in(module) -> set[str]:
+    """Printed attributes are scanned for `@name` references (shardings refer
+    to meshes by symbol inside their own syntax)."""
     import re
     found: set[str] = set()
     pattern = re.compile(r'@("(?:[^"\\]|\\.)*"|[\w$.\-]+)')
@@ -299,8 +301,7 @@ def _referenced_symbols(ctx: RewriteContext) -> set[str]:
                 found.add(m.group(1).strip('"'))
         return ir.WalkResult.ADVANCE
 
-    ctx.module.walk(visit)
-    ctx.scratch["referenced_symbols"] = found
+    module.walk(visit)
     return found
 
 

@@ -1,10 +1,14 @@
 """The rewrite context: what rule actions and hooks see while a pass runs."""
 from __future__ import annotations
 
+from typing import Callable, TypeVar
+
 from jaxlib.mlir import ir
 
 from ..runtime.sharding import codec
 from ..runtime.values import MeshTable, module_of, operation
+
+T = TypeVar("T")
 
 
 class RewriteContext:
@@ -32,6 +36,14 @@ class RewriteContext:
         self._meshes: MeshTable | None = None
         self.scratch: dict = {}  # per-run state for hooks that need it
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
+
+    def run_state(self, key: str, make: Callable[[], T]) -> T:
+        """Per-run state of a hook module (`ctx.scratch[key]`), made on first use."""
+        try:
+            return self.scratch[key]
+        except KeyError:
+            state = self.scratch[key] = make()
+            return state
 
     # ------------------------------------------------------------------ meshes
     def meshes(self) -> MeshTable:

@@ -365,12 +365,9 @@ class ShardingDebugInfo:
     @classmethod
     def of(cls, ctx: RewriteContext) -> ShardingDebugInfo:
         """The collector of a rule-file pass run (in `ctx.scratch`), from its debug options."""
-        info = ctx.scratch.get(cls.SCRATCH_KEY)
-        if info is None:
-            info = ctx.scratch[cls.SCRATCH_KEY] = cls(
-                bool(ctx.options.get(SHARDING_ORIGINS_OPTION, False)),
-                bool(ctx.options.get(PROPAGATION_EDGES_OPTION, False)))
-        return info
+        return ctx.run_state(cls.SCRATCH_KEY, lambda: cls(
+            bool(ctx.options.get(SHARDING_ORIGINS_OPTION, False)),
+            bool(ctx.options.get(PROPAGATION_EDGES_OPTION, False))))
 
     @property
     def enabled(self) -> bool:
