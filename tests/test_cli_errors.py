@@ -27,6 +27,17 @@ def write(tmp_path: Path, name: str, text: str | bytes) -> str:
     return str(path)
 
 
+def rules_dir(tmp_path: Path, rule_text: str, hooks: str | None = None, name: str = "t") -> tuple[Path, Path]:
+    """A user rule directory holding one rule file (and its hook module): (dir, rule file)."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    rule_file = rules / f"{name}.yaml"
+    rule_file.write_text(rule_text)
+    if hooks is not None:
+        (rules / f"{name}.py").write_text(hooks)
+    return rules, rule_file
+
+
 def fails_with(argv, pattern: str) -> str:
     rc, out, err = run_sdy_dsl(argv)
     assert rc != 0
@@ -66,9 +77,7 @@ def test_unknown_option(tmp_path):
 
 
 def test_ill_typed_option(tmp_path):
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    (rules / "p.yaml").write_text(textwrap.dedent("""\
+    rules, _ = rules_dir(tmp_path, name="p", rule_text=textwrap.dedent("""\
         pass: sdy-test-typed-option
         summary: A pass with a typed option.
         options:
@@ -97,10 +106,8 @@ def test_bad_pipeline_yaml_points_at_entry(tmp_path):
 
 
 def test_pipeline_yaml_option_type_checked(tmp_path):
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    (rules / "p.yaml").write_text("pass: sdy-test-typed-option\nsummary: s\noptions:\n"
-                                  "  flag: {type: bool, default: false}\nrules: []\n")
+    rules, _ = rules_dir(tmp_path, name="p", rule_text="pass: sdy-test-typed-option\nsummary: s\noptions:\n"
+                                                       "  flag: {type: bool, default: false}\nrules: []\n")
     pipeline = write(tmp_path, "p.yaml", "passes:\n  - sdy-test-typed-option: {flag: 3}\n")
     path = write(tmp_path, "g.mlir", GOOD)
     fails_with(["run", pipeline, path, "--rules", str(rules)],
@@ -134,10 +141,7 @@ RULE_FILE_ERRORS = [
 
 @pytest.mark.parametrize("body,position,message", RULE_FILE_ERRORS, ids=[m for _, _, m in RULE_FILE_ERRORS])
 def test_bad_rule_file_points_at_its_node(tmp_path, body, position, message):
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    rule_file = rules / "t.yaml"
-    rule_file.write_text(body)
+    rules, rule_file = rules_dir(tmp_path, body)
     path = write(tmp_path, "g.mlir", GOOD)
     fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
                rf"^{re.escape(str(rule_file))}:{position}: error: .*{re.escape(message)}")
@@ -186,10 +190,7 @@ def test_output_to_a_device_writes_through_it(tmp_path):
 def test_user_rule_file_with_invalid_pass_name_is_reported(tmp_path):
     # Registered under its literal name, so running it reports the name's
     # location instead of "unknown pass".
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    rule_file = rules / "t.yaml"
-    rule_file.write_text("pass: sdy_T\nsummary: s\nrules: []\n")
+    rules, rule_file = rules_dir(tmp_path, "pass: sdy_T\nsummary: s\nrules: []\n")
     path = write(tmp_path, "g.mlir", GOOD)
     fails_with(["opt", path, "--rules", str(rules), "-sdy_T"],
                rf"^{re.escape(str(rule_file))}:1:7: error: invalid pass name 'sdy_T'")
@@ -197,10 +198,7 @@ def test_user_rule_file_with_invalid_pass_name_is_reported(tmp_path):
 
 def test_action_on_an_op_erased_earlier_in_the_rewrite(tmp_path):
     # The handle dangles after erase(): a clear error at the rule, not a crash.
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    rule_file = rules / "t.yaml"
-    rule_file.write_text(textwrap.dedent("""\
+    rules, rule_file = rules_dir(tmp_path, textwrap.dedent("""\
         pass: sdy-t
         summary: s
         rules:
@@ -217,11 +215,8 @@ def test_action_on_an_op_erased_earlier_in_the_rewrite(tmp_path):
 
 
 def test_untyped_hook_is_a_rule_file_error(tmp_path):
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    rule_file = rules / "t.yaml"
-    rule_file.write_text("pass: sdy-t\nsummary: s\nstages:\n  - {name: s, call: announce}\n")
-    (rules / "t.py").write_text("from sdy_dsl.hooks import hook\n\n\n@hook\ndef announce(ctx) -> None:\n    pass\n")
+    rules, rule_file = rules_dir(tmp_path, "pass: sdy-t\nsummary: s\nstages:\n  - {name: s, call: announce}\n",
+                                 hooks="from sdy_dsl.hooks import hook\n\n\n@hook\ndef announce(ctx) -> None:\n    pass\n")
     path = write(tmp_path, "g.mlir", GOOD)
     fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
                rf"^{re.escape(str(rule_file))}:1:1: error: cannot load hook module t.py: "
@@ -229,10 +224,7 @@ def test_untyped_hook_is_a_rule_file_error(tmp_path):
 
 
 def test_hook_called_with_wrong_arity_quotes_its_typed_signature(tmp_path):
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    rule_file = rules / "t.yaml"
-    rule_file.write_text(textwrap.dedent("""\
+    rules, rule_file = rules_dir(tmp_path, textwrap.dedent("""\
         pass: sdy-t
         summary: s
         rules:
@@ -287,9 +279,7 @@ def test_split_input_file_prints_the_good_chunks_like_mlir_opt(tmp_path):
 
 
 def test_rule_warning_is_a_located_diagnostic_and_the_pass_goes_on(tmp_path):
-    rules = tmp_path / "rules"
-    rules.mkdir()
-    (rules / "t.yaml").write_text(textwrap.dedent("""\
+    rules, _ = rules_dir(tmp_path, name="t", rule_text=textwrap.dedent("""\
         pass: sdy-t
         summary: s
         rules:
