@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import yaml
+from jaxlib.mlir import ir
 
 from .factor_propagation import Direction
 
@@ -96,26 +97,11 @@ def has_multi_use_operand(op: HeuristicOp, factor: int) -> bool:
     return False
 
 
-_OFFLOAD_TARGETS = frozenset({"MoveToDevice", "MoveToHost"})
-
-
-def is_offload_custom_call(op: HeuristicOp, factor: int) -> bool:
-    """A stablehlo.custom_call moving data between host and device (an identity)."""
-    if op.name != "stablehlo.custom_call":
-        return False
-    attrs = op.operation.attributes
-    if "call_target_name" not in attrs:
-        return False
-    from jaxlib.mlir import ir
-    return ir.StringAttr(attrs["call_target_name"]).value in _OFFLOAD_TARGETS
-
-
 PREDICATES: dict[str, Predicate] = {
     "elementwise": is_elementwise,
     "pass_through_factor": is_pass_through_factor,
     "not_pass_through_factor": lambda op, f: not is_pass_through_factor(op, f),
     "multi_use_operand": has_multi_use_operand,
-    "offload_custom_call": is_offload_custom_call,
     "always": always,
 }
 
@@ -123,6 +109,18 @@ PREDICATES: dict[str, Predicate] = {
 def op_name_in(names: Sequence[str]) -> Predicate:
     names = frozenset(names)
     return lambda op, factor: op.name in names
+
+
+def custom_call_target_in(targets: Sequence[str]) -> Predicate:
+    """A stablehlo.custom_call whose call_target_name is one of `targets`."""
+    targets = frozenset(targets)
+
+    def predicate(op: HeuristicOp, factor: int) -> bool:
+        if op.name != "stablehlo.custom_call":
+            return False
+        attrs = op.operation.attributes
+        return "call_target_name" in attrs and ir.StringAttr(attrs["call_target_name"]).value in targets
+    return predicate
 
 
 @dataclass
@@ -157,6 +155,8 @@ def predicate_from_spec(spec) -> Predicate:
         (key, value), = spec.items()
         if key == "op_name":
             return op_name_in([value] if isinstance(value, str) else value)
+        if key == "custom_call_target":
+            return custom_call_target_in([value] if isinstance(value, str) else value)
         if key == "all":
             parts = [predicate_from_spec(s) for s in value]
             return lambda op, f: all(p(op, f) for p in parts)

@@ -97,3 +97,10 @@ func.func @main(%arg0: tensor<2x32xf32>) -> (tensor<2x32x2x32xf32> {sdy.sharding
   %0 = stablehlo.dot_general %arg0, %arg0, contracting_dims = [] x [] : (tensor<2x32xf32>, tensor<2x32xf32>) -> tensor<2x32x2x32xf32>
   return %0 : tensor<2x32x2x32xf32>
 }
+// -----
+sdy.mesh @mesh = <["a"=2, "b"=4]>
+func.func @main(%arg0: tensor<8x16xf32>, %arg1: tensor<8x16xf32>) -> (tensor<8x8xf32>, tensor<8x16xf32>) {
+  %0 = stablehlo.dot_general %arg1, %arg0, contracting_dims = [1] x [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"b"}]>]>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x8xf32>
+  %1 = stablehlo.custom_call @MoveToHost(%arg0) {backend_config = "", sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x16xf32>
+}
