@@ -1,73 +1,61 @@
-"""The pass registry: rule files found under rule directories, by pass name.
+"""The pass registry: the passes of a run's rule library, by name.
 
 Built-in rule files live in `rules/<group>/*.yaml` (a file is a pass's rule
-file when it has a top-level `pass:` key). `--rules DIR` adds a user's
+file when its top-level mapping has `pass:`). `--rules DIR` adds a user's
 directory on top: a pass defined there replaces the built-in one of the same
-name, so a user can copy a rule file, edit it and run it without rebuilding.
-A user directory may also hold an `interfaces.yaml`, layered over the built-in
-`rules/interfaces.yaml` (e.g. to give a custom_call target data-flow edges).
+name, or `extends:` it (see docs/rule-language.md). Data files in DIR
+(interfaces.yaml, op_sharding_rules.yaml, op_priority_heuristics.yaml) are
+merged over the built-in ones per entry. All of it is resolved once, by the
+run's RuleLibrary (sdy_dsl/rule_library.py).
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from .errors import UsageError
 from .interp.rulefile import PassDef, load_rule_file
-from .runtime import interfaces
-
-BUILTIN_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-_PASS_KEY = re.compile(r"^pass:\s*['\"]?([^'\"\s#]+)", re.M)
+from .rule_library import BUILTIN_RULES_DIR, RuleLibrary  # noqa: F401 (BUILTIN_RULES_DIR re-exported)
 
 # Passes that MLIR itself provides (run through its PassManager).
 GENERIC_MLIR_PASSES = ("inline", "symbol-dce", "canonicalize", "cse", "symbol-privatize",
                        "loop-invariant-code-motion", "sccp", "strip-debuginfo")
 
 
-# Data files (op_sharding_rules.yaml, op_priority_heuristics.yaml, ...) in a
-# user's --rules directory override the built-in ones of the same name.
-_user_rule_dirs: list[Path] = []
-
-
-def resolve_data_file(name: str, default_dir: Path) -> Path:
-    for directory in reversed(_user_rule_dirs):
-        for candidate in (directory / name, *directory.rglob(name)):
-            if candidate.is_file():
-                return candidate
-    return default_dir / name
-
-
 class PassRegistry:
-    def __init__(self, rule_dirs: list[Path] | None = None, include_builtin: bool = True):
-        _user_rule_dirs[:] = [Path(d) for d in rule_dirs or []]
-        self.files: dict[str, Path] = {}
-        self._loaded: dict[str, PassDef] = {}
-        dirs = ([BUILTIN_RULES_DIR] if include_builtin else []) + [Path(d) for d in rule_dirs or []]
-        user_interfaces = [Path(d) / "interfaces.yaml" for d in rule_dirs or []
-                           if (Path(d) / "interfaces.yaml").is_file()]
-        interfaces.use_user_interface_files(user_interfaces)
-        for d in dirs:
-            if not d.is_dir():
-                raise UsageError(f"rules directory '{d}' does not exist")
-            for path in sorted(d.rglob("*.yaml")):
-                try:
-                    head = path.read_text()
-                except (OSError, UnicodeDecodeError):
-                    continue
-                m = _PASS_KEY.search(head)
-                if m:
-                    self.files[m.group(1)] = path  # later directories override
+    def __init__(self, rule_dirs: list[Path] | None = None, include_builtin: bool = True,
+                 library: RuleLibrary | None = None):
+        self.library = library or RuleLibrary(rule_dirs or [], include_builtin)
+        self.files: dict[str, Path] = self.library.pass_files
+        self._loaded: dict[Path, PassDef] = {}
 
     def names(self) -> list[str]:
-        return sorted(self.files)
+        return sorted(name for name in self.files if not self.get(name).abstract)
 
     def has(self, name: str) -> bool:
         return name in self.files
 
     def get(self, name: str) -> PassDef:
-        if name not in self._loaded:
-            if name not in self.files:
-                raise UsageError(f"unknown pass '{name}'")
-            passdef = load_rule_file(self.files[name])
-            self._loaded[name] = passdef
-        return self._loaded[name]
+        if name not in self.files:
+            raise UsageError(f"unknown pass '{name}'")
+        return self._load(self.files[name])
+
+    def _load(self, path: Path) -> PassDef:
+        if path not in self._loaded:
+            self._loaded[path] = None  # loading: an `extends:` cycle comes back here
+            self._loaded[path] = load_rule_file(path, base_of=self._base_of)
+        elif self._loaded[path] is None:
+            raise UsageError(f"'extends' cycle through {path}")
+        return self._loaded[path]
+
+    def _base_of(self, name: str, loc, extending: Path) -> PassDef:
+        """The pass a rule file `extends:`: the definition below `extending`
+        when it extends its own pass (a user's file adding to a built-in pass)."""
+        layers = self.library.pass_layers.get(name)
+        if not layers:
+            raise loc.error(f"'extends': unknown pass '{name}'")
+        if extending in layers:
+            below = layers[:layers.index(extending)]
+            if not below:
+                raise loc.error(f"'extends': no definition of '{name}' below this file")
+            return self._load(below[-1])
+        return self._load(layers[-1])

@@ -254,7 +254,7 @@ class PipelineRunner:
                 (self.dump_dir / f"{i + 1:02d}_{step.name}.mlir").write_text(str(module))
 
     def _run_rule_pass(self, passdef, options, module_op):
-        runner = PassRunner(passdef, options, self.observer)
+        runner = PassRunner(passdef, options, self.observer, self.registry.library)
         if passdef.anchor == "func.func":
             for op in list(module_op.regions[0].blocks[0].operations):
                 op = operation(op)

@@ -261,18 +261,18 @@ HOOKS = (REPO / "rules" / "propagation" / "op_sharding_rules.py").as_posix()
 
 @pytest.mark.parametrize("text, where, message", [
     ("stablehlo.add: elementwize\n", "1:16",
-     "unknown declaration 'elementwize'; expected 'elementwise', 'none', an einsum-like rule "
+     "unknown declaration 'elementwize'; expected 'elementwise', 'none', 'delete', an einsum-like rule "
      "\"(...) -> (...)\" or a mapping"),
-    ('stablehlo.x:\n  rule: "([i, k], [k, j]) -> ([i, j)"\n', "2:36",
+    ('mydialect.x:\n  rule: "([i, k], [k, j]) -> ([i, j)"\n', "2:36",
      "expected ']' in rule, found ')'"),
-    ('stablehlo.x:\n  rule: "([i, k], [k, j]) -> ([i, j])"\n  reduction: [k, q]\n', "3:18",
+    ('mydialect.x:\n  rule: "([i, k], [k, j]) -> ([i, j])"\n  reduction: [k, q]\n', "3:18",
      "'q' is not a factor of the rule; factors: i, j, k"),
-    ('stablehlo.x: "([i, ..., j]) -> ([i])"\n', "1:20", "'...' must be the first dimension"),
-    ('stablehlo.x: "([i, i]) -> ([i])"\n', "1:20", "factor 'i' appears twice in one tensor"),
-    ('stablehlo.x: {rule: "([i]) -> ([i])", reductoin: [i]}\n', "1:39",
+    ('mydialect.x: "([i, ..., j]) -> ([i])"\n', "1:20", "'...' must be the first dimension"),
+    ('mydialect.x: "([i, i]) -> ([i])"\n', "1:20", "factor 'i' appears twice in one tensor"),
+    ('mydialect.x: {rule: "([i]) -> ([i])", reductoin: [i]}\n', "1:39",
      "unknown key 'reductoin' in a rule; expected one of: rule, reduction, need_replication, "
      "permutation, blocked_propagation, factors, custom"),
-    ('stablehlo.x: {rule: "([i, j]) -> ([i])", factors: [j]}\n', "1:51",
+    ('mydialect.x: {rule: "([i, j]) -> ([i])", factors: [j]}\n', "1:51",
      "'factors' must list every factor of the rule once: i, j"),
     ("stablehlo.add: elementwise\nstablehlo.add: none\n", "2:1", "duplicate key 'stablehlo.add'"),
     ("add: elementwise\n", "1:1", "expected an op name like 'stablehlo.add', got 'add'"),

@@ -93,8 +93,9 @@ def test_reordered_heuristics_change_op_priority_propagation(tmp_path):
     rules = tmp_path / "my_rules"
     rules.mkdir()
     (rules / "op_priority_heuristics.yaml").write_text(
-        "# Only the catch-all heuristic: every op propagates both ways from the start.\n"
-        "heuristics:\n  - name: any\n    default: BOTH\n")
+        "# The catch-all heuristic first: every op propagates both ways from the start.\n"
+        "order: [any, pass-through-ops-single-use, pass-through-ops,\n"
+        "        only-pass-through-factors-broadcast-backward, any-except-broadcast-forward]\n")
     rc, tuned, err = run_sdy_dsl(["opt", str(imported), "-sdy-op-priority-propagate", "--rules", str(rules)])
     assert rc == 0, err
     assert tuned == aggressive

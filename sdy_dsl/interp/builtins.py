@@ -413,12 +413,12 @@ def is_static_shaped(value: ir.Value) -> bool:
 @query
 def is_data_flow_op(op) -> bool:
     """Whether rules/interfaces.yaml declares data-flow edges for this op."""
-    return interfaces.registry.data_flow(op) is not None
+    return interfaces.table().data_flow(op) is not None
 
 
 @query
 def keeps_edge_owner_shardings_divisible(op) -> bool:
-    decl = interfaces.registry.data_flow(op)
+    decl = interfaces.table().data_flow(op)
     return decl is not None and decl.keep_divisible
 
 

@@ -19,13 +19,15 @@ class RewriteContext:
     without a change would make a greedy driver spin).
     """
 
-    def __init__(self, anchor, options: dict, pass_name: str, rule_dir=None, observer=None):
+    def __init__(self, anchor, options: dict, passdef, library, observer=None):
         self.anchor = operation(anchor)
         self.module = module_of(self.anchor)
         self.options = options
-        self.pass_name = pass_name
+        self.passdef = passdef
+        self.pass_name = passdef.name
+        self.params = passdef.params  # the pass's data for its hooks (rule file `params:`)
+        self.library = library  # the run's RuleLibrary: data files, op registry, heuristics
         self.observer = observer  # the run's trace / statistics settings (driver.Observer), for stage hooks
-        self.rule_dir = rule_dir  # the directory of the running pass's rule file (data files beside it)
         self.codec = codec
         self.rewriter = None  # the MLIR PatternRewriter while inside its driver
         self.root = None  # the op the current rule matched

@@ -113,8 +113,10 @@ def location_text(op: ir.Operation) -> str:
 class PassRunner:
     """A rule file compiled for running: rules indexed by root, per stage."""
 
-    def __init__(self, passdef: PassDef, options: dict, observer: Observer | None = None):
+    def __init__(self, passdef: PassDef, options: dict, observer: Observer | None = None,
+                 library=None):
         self.passdef = passdef
+        self.library = library  # the run's RuleLibrary (None: the built-in rules)
         self.options = options
         self.observer = observer or Observer()
         self.error: BaseException | None = None
@@ -123,7 +125,14 @@ class PassRunner:
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
         anchor = as_operation(anchor)
-        ctx = RewriteContext(anchor, self.options, self.passdef.name, self.passdef.path.parent, self.observer)
+        from ..rule_library import builtin_library
+        from ..runtime.op_registry import using
+        library = self.library or builtin_library()
+        with using(library.op_registry):
+            self._run(anchor, library)
+
+    def _run(self, anchor, library) -> None:
+        ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
         for stage in self.passdef.stages:
             if stage.hook is not None:
                 try:

@@ -116,6 +116,9 @@ class PassDef:
     loc: Loc
     group: str = ""
     hooks: dict[str, Callable] = field(default_factory=dict)
+    params: dict = field(default_factory=dict)  # data for the pass's hooks (e.g. a schedule)
+    abstract: bool = False  # a base for `extends:` only, not run by itself
+    base: "PassDef | None" = None
 
     def default_options(self) -> dict:
         return {name: decl.default for name, decl in self.options.items()}
@@ -123,7 +126,8 @@ class PassDef:
 
 # --------------------------------------------------------------------------- loading
 
-TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "driver", "stages", "rules", "hooks"}
+TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "driver", "stages", "rules", "hooks",
+            "extends", "disable-rules", "params", "abstract"}
 RULE_KEYS = {"id", "summary", "match", "where", "rewrite", "benefit"}
 
 
@@ -138,7 +142,13 @@ def _text_loc(s, default: Loc, offset: int) -> Loc:
     return base.shifted(str(s), offset)
 
 
-def load_rule_file(path: Path | str) -> PassDef:
+def load_rule_file(path: Path | str, base_of: Callable | None = None) -> PassDef:
+    """Load and compile one pass's rule file.
+
+    `base_of(name, loc)` returns the PassDef a file `extends:` (the pass
+    registry resolves it); the file then adds rules, replaces rules of the
+    same id, disables rules (`disable-rules: [ids]`) and adds options, hooks
+    and params over the base."""
     path = Path(path)
     doc = load_yaml(path)
     top = Loc(str(path), 1, 1)
@@ -146,24 +156,37 @@ def load_rule_file(path: Path | str) -> PassDef:
     for key in doc:
         if key not in TOP_KEYS:
             raise doc.key_loc(key).error(f"unknown key '{key}'", notes=(f"expected one of: {', '.join(sorted(TOP_KEYS))}",))
-    for key in ("pass", "summary"):
-        _expect(key in doc, doc.loc, f"missing required key '{key}'")
+    _expect("pass" in doc, doc.loc, "missing required key 'pass'")
     name = doc["pass"]
-    _expect(isinstance(name, str) and PASS_NAME.match(name), doc.loc_of("pass"),
+    _expect(isinstance(name, str) and PASS_NAME.match(name.strip()), doc.loc_of("pass"),
             f"invalid pass name {name!r} (lowercase letters, digits and '-')")
-    anchor = doc.get("anchor", "builtin.module")
+    name = name.strip()
+    base = None
+    if "extends" in doc:
+        _expect(isinstance(doc["extends"], str), doc.loc_of("extends"), "'extends' names the pass this one builds on")
+        _expect(base_of is not None, doc.loc_of("extends"), "'extends' needs the pass registry")
+        base = base_of(str(doc["extends"]).strip(), doc.loc_of("extends"), path)
+    else:
+        _expect("summary" in doc, doc.loc, "missing required key 'summary'")
+        _expect("disable-rules" not in doc, doc.loc_of("disable-rules"), "'disable-rules' needs 'extends'")
+    anchor = doc.get("anchor", base.anchor if base else "builtin.module")
     _expect(anchor in ANCHORS, doc.loc_of("anchor"), f"unknown anchor '{anchor}' (expected {' or '.join(ANCHORS)})")
 
-    hooks = _load_hooks(path, doc)
+    hooks = dict(base.hooks) if base else {}
+    hooks.update(_load_hooks(path, doc))
     functions = dict(BUILTINS)
     for hook_name, fn in hooks.items():
         functions[hook_name] = Function.of(hook_name, fn, is_action=getattr(fn, "__sdy_action__", False))
     compiler = ExprCompiler(functions)
 
-    options = _load_options(doc)
-    default_driver = _load_driver(doc.get("driver"), doc.loc_of("driver")) if "driver" in doc else DriverConfig()
+    options = dict(base.options) if base else {}
+    options.update(_load_options(doc))
+    if "driver" in doc:
+        default_driver = _load_driver(doc.get("driver"), doc.loc_of("driver"))
+    else:
+        default_driver = base.stages[-1].driver if base else DriverConfig()
 
-    rules: list[Rule] = []
+    own: list[Rule] = []
     raw_rules = doc.get("rules", [])
     _expect(isinstance(raw_rules, list), doc.loc_of("rules"), "'rules' must be a list")
     seen: dict[str, Loc] = {}
@@ -173,13 +196,57 @@ def load_rule_file(path: Path | str) -> PassDef:
         if rule.id in seen:
             raise rule.loc.error(f"duplicate rule id '{rule.id}'", notes=(f"first defined at {seen[rule.id]}",))
         seen[rule.id] = rule.loc
-        rules.append(rule)
+        own.append(rule)
 
-    stages = _load_stages(doc, rules, default_driver, hooks)
-    return PassDef(name=str(name), summary=str(doc["summary"]).strip(),
-                   description=str(doc.get("description", "")).strip(), anchor=str(anchor),
+    params = dict(base.params) if base else {}
+    raw_params = doc.get("params") or {}
+    _expect(isinstance(raw_params, dict), doc.loc_of("params"), "'params' must be a mapping")
+    params.update(raw_params)
+    abstract = doc.get("abstract", False)
+    _expect(isinstance(abstract, bool), doc.loc_of("abstract"), "'abstract' must be true or false")
+
+    if base is None:
+        rules = own
+        stages = _load_stages(doc, rules, default_driver, hooks)
+    else:
+        rules, stages = _extend(base, doc, own, default_driver, hooks)
+    summary = doc["summary"] if "summary" in doc else base.summary
+    description = doc["description"] if "description" in doc else (base.description if base else "")
+    return PassDef(name=name, summary=str(summary).strip(),
+                   description=str(description).strip(), anchor=str(anchor),
                    options=options, rules=rules, stages=stages, path=path, loc=doc.loc,
-                   group=path.parent.name, hooks=hooks)
+                   group=path.parent.name, hooks=hooks, params=params, abstract=abstract, base=base)
+
+
+def _extend(base: PassDef, doc: LocDict, own: list[Rule], default_driver, hooks):
+    """The rules and stages of a pass that extends `base`."""
+    disabled = set()
+    raw = doc.get("disable-rules") or []
+    _expect(isinstance(raw, list), doc.loc_of("disable-rules"), "'disable-rules' is a list of rule ids")
+    base_ids = {r.id for r in base.rules}
+    for i, rid in enumerate(raw):
+        _expect(rid in base_ids, raw.item_locs[i], f"'{base.name}' has no rule '{rid}' to disable; its rules: "
+                + ", ".join(r.id for r in base.rules))
+        disabled.add(rid)
+    replacing = {r.id: r for r in own if r.id in base_ids}
+    for rid in replacing:
+        _expect(rid not in disabled, replacing[rid].loc, f"rule '{rid}' is both replaced and disabled")
+    rules = [replacing.get(r.id, r) for r in base.rules if r.id not in disabled]
+    added = [r for r in own if r.id not in base_ids]
+    rules += added
+    if "stages" in doc:
+        return rules, _load_stages(doc, rules, default_driver, hooks)
+    stages = []
+    for stage in base.stages:
+        kept = [replacing.get(r.id, r) for r in stage.rules if r.id not in disabled]
+        stages.append(Stage(stage.name, kept, stage.driver, stage.hook, stage.loc))
+    if added:
+        rule_stages = [s for s in stages if s.hook is None]
+        if rule_stages:
+            rule_stages[-1].rules.extend(added)
+        else:
+            stages.append(Stage("main", list(added), default_driver))
+    return rules, stages
 
 
 def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:

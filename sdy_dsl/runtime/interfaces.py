@@ -1,10 +1,14 @@
-"""The op interfaces as a registry filled from `rules/interfaces.yaml`.
+"""The op interfaces: every fact about an op that a pass asks, other than
+its sharding rule, as a registry filled from `rules/interfaces.yaml` (and a
+user's files layered over it, see sdy_dsl.rule_library).
 
 Answers: where does a value's sharding live (so `sharding_of(value)` and
-`set_sharding(value, s)` work for any op), which ops are collectives and with
-which properties, which ops own data-flow edges (`data-flow:`, see
-DataFlowDecl). The table is keyed by op name (plus optional `when:` attribute
-conditions), never by Python branches.
+`set_sharding(value, s)` work for any op), which ops are collectives, which
+own data-flow edges (`data-flow:`, see DataFlowDecl), and the traits the
+engine and heuristics ask (elementwise, terminator, keep-alive, barrier).
+The table is keyed by op name (plus optional `when:` conditions), never by
+Python branches. The registry of the running pass is `table()`: the run's
+(sdy_dsl.runtime.op_registry.active()), carried by the run's context.
 """
 from __future__ import annotations
 
@@ -15,10 +19,8 @@ from jaxlib.mlir import ir
 
 from ..errors import RuleFileError
 from .sharding import TensorSharding, codec
-from .values import SHARDING_ATTR, operation, set_func_sharding
-
-RULES_DIR = Path(__file__).resolve().parent.parent.parent / "rules"
-
+from .sharding_store import ShardingStore
+from .values import SHARDING_ATTR, operation
 
 @dataclass(frozen=True)
 class SlotDecl:
@@ -26,22 +28,72 @@ class SlotDecl:
     kind: str  # single | per-value | func-arg-attrs
 
 
+SAME_SHAPE = "same-shape"
+
+
+@dataclass(frozen=True)
+class Condition:
+    """When a declaration applies to an op: attribute values (a string
+    attribute compares by its contents) and/or `same-shape` (the first operand
+    and the first result have the same shape)."""
+    attrs: tuple = ()  # ((name, expected), ...)
+    same_shape: bool = False
+
+    def holds(self, op: ir.Operation) -> bool:
+        attrs = op.attributes
+        for name, expected in self.attrs:
+            if name not in attrs:
+                return False
+            if not any(_attr_equals(attrs[name], e) for e in expected):
+                return False
+        if self.same_shape:
+            if not len(op.operands) or not len(op.results):
+                return False
+            a, b = op.operands[0].type, op.results[0].type
+            if not (isinstance(a, ir.ShapedType) and isinstance(b, ir.ShapedType)):
+                return False
+            return list(a.shape) == list(b.shape)
+        return True
+
+
+ALWAYS = Condition()
+
+
+def _attr_equals(attr: ir.Attribute, expected) -> bool:
+    if isinstance(attr, ir.StringAttr):
+        return attr.value == str(expected)
+    if isinstance(attr, ir.BoolAttr) and isinstance(expected, bool):
+        return attr.value == expected
+    return str(attr) == str(expected)
+
+
+def condition_from_data(op_name: str, when, loc) -> Condition:
+    """`{ATTR: VALUE or [VALUES], ...}` (any of the values) or `same-shape`."""
+    if when == SAME_SHAPE:
+        return Condition(same_shape=True)
+    if not isinstance(when, dict):
+        raise loc.error(f"'when' is a mapping of attribute name to value(s), or '{SAME_SHAPE}'")
+    for name in when:
+        check_attr_names(op_name, [str(name)], when.key_loc(name))
+    return Condition(tuple((str(k), tuple(v) if isinstance(v, list) else (v,))
+                           for k, v in when.items()))
+
+
 @dataclass
 class DataFlowDecl:
     """Which values of an op own data-flow edges, and what each edge joins.
 
-    `when` holds attribute conditions (name -> printed value or string); the
-    first declaration of an op whose conditions hold applies. Owners are the
-    op's results (`result-owners`) and/or the arguments of its regions' blocks
-    (`block-arg-owners`). An edge owned by result i joins the sources
-    operand i (`sources: operands`) and operand i of the terminator of each
-    listed region (`terminators`), and its non-owner targets are argument i
-    of the listed regions' blocks (`non-owner-targets`). An edge owned by
-    block argument i joins operand i of the op and result i's terminator
-    operand. `strip-manual-axes: ATTR` says the block-argument owner
+    `when` holds the conditions; the first declaration of an op whose
+    conditions hold applies. Owners are the op's results (`result-owners`)
+    and/or the arguments of its regions' blocks (`block-arg-owners`). An edge
+    owned by result i joins the sources operand i (`sources: operands`) and
+    operand i of the terminator of each listed region (`terminators`), and its
+    non-owner targets are argument i of the listed regions' blocks
+    (`non-owner-targets`). An edge owned by block argument i joins operand i
+    of the op. `strip-manual-axes: ATTR` says the block-argument owner
     shardings are the in-shardings without the manual axes named in ATTR.
     """
-    when: dict = field(default_factory=dict)
+    when: Condition = ALWAYS
     result_owners: bool = False
     block_arg_owners: bool = False
     source_operands: bool = False
@@ -51,17 +103,13 @@ class DataFlowDecl:
     keep_divisible: bool = False  # shouldKeepEdgeOwnerShardingsDivisible
 
     def applies_to(self, op: ir.Operation) -> bool:
-        attrs = op.attributes
-        for name, expected in self.when.items():
-            if name not in attrs:
-                return False
-            attr = attrs[name]
-            if isinstance(attr, ir.StringAttr):
-                if ir.StringAttr(attr).value != str(expected):
-                    return False
-            elif str(attr) != str(expected):
-                return False
-        return True
+        return self.when.holds(op)
+
+    def terminator_is_source(self, region_index: int) -> bool:
+        return self.source_terminators == ("all",) or region_index in self.source_terminators
+
+
+TRAITS = ("elementwise", "terminator", "keep-alive")
 
 
 @dataclass
@@ -70,14 +118,46 @@ class OpInterfaces:
     block_args: SlotDecl | None = None
     collective: dict | None = None
     data_flow: list = field(default_factory=list)  # of DataFlowDecl
-    extra: dict = field(default_factory=dict)
+    traits: dict = field(default_factory=dict)  # trait name -> Condition
+    barrier_attr: str | None = None  # direction attribute of a propagation barrier
+
+    def merged_over(self, previous: "OpInterfaces", keys) -> "OpInterfaces":
+        """This (a later file's) declaration over `previous`: the keys it
+        declares replace, except data-flow declarations, which are tried first."""
+        merged = OpInterfaces(previous.results, previous.block_args, previous.collective,
+                              list(previous.data_flow), dict(previous.traits), previous.barrier_attr)
+        if "results" in keys:
+            merged.results = self.results
+        if "block-args" in keys:
+            merged.block_args = self.block_args
+        if "collective" in keys:
+            merged.collective = self.collective
+        if "data-flow" in keys:
+            merged.data_flow = self.data_flow + merged.data_flow
+        if "barrier" in keys:
+            merged.barrier_attr = self.barrier_attr
+        for trait in TRAITS:
+            if trait in keys:
+                if trait in self.traits:
+                    merged.traits[trait] = self.traits[trait]
+                else:
+                    merged.traits.pop(trait, None)
+        return merged
+
+
+_OP_KEYS = ("results", "block-args", "collective", "data-flow", "barrier") + TRAITS
+_COLLECTIVE_KEYS = ("allow-different-meshes", "allow-missing-input-sharding")
 
 
 class InterfaceRegistry:
+    """The op interfaces of one run: the built-in file, then users' files over it."""
+
     def __init__(self):
         self.ops: dict[str, OpInterfaces] = {}
         self.default = OpInterfaces(results=SlotDecl(SHARDING_ATTR, "per-value"))
+        self.erasable_dialects: tuple[str, ...] = ()
         self.sources: list[Path] = []
+        self._slots: dict = {}
 
     # ------------------------------------------------------------------ loading
     def load(self, path: Path) -> None:
@@ -87,28 +167,36 @@ class InterfaceRegistry:
         if not isinstance(doc, dict):
             raise RuleFileError(path, 1, 1, "an interfaces file is a mapping with 'ops:'")
         for key in doc:
-            if key not in ("default", "ops"):
-                loc = doc.key_loc(key)
-                raise loc.error(f"unknown key '{key}' (expected 'default' or 'ops')")
+            if key not in ("default", "ops", "erasable-dialects"):
+                raise doc.key_loc(key).error(
+                    f"unknown key '{key}' (expected 'default', 'ops' or 'erasable-dialects')")
         if "default" in doc:
-            self.default = self._decl(doc["default"], doc.loc_of("default"))
-        for name, body in (doc.get("ops") or {}).items():
-            decl = self._decl(body, doc["ops"].loc_of(name))
+            self.default = self._decl("", doc["default"], doc.loc_of("default"))
+        if "erasable-dialects" in doc:
+            dialects = doc["erasable-dialects"]
+            if not isinstance(dialects, list) or not all(isinstance(d, str) for d in dialects):
+                raise doc.loc_of("erasable-dialects").error("'erasable-dialects' is a list of dialect names")
+            self.erasable_dialects = tuple(f"{d}." for d in dialects)
+        ops = doc.get("ops") or {}
+        if not isinstance(ops, dict):
+            raise doc.loc_of("ops").error("'ops' is a mapping from op names to their interfaces")
+        for name, body in ops.items():
+            loc = ops.key_loc(name)
+            if not isinstance(name, str):
+                raise loc.error(f"expected an op name like 'stablehlo.add', got {name!r}")
+            check_op_name(name, loc)
+            if body == "delete":  # a user's file removes a built-in declaration
+                self.ops.pop(name, None)
+                continue
+            decl = self._decl(name, body, ops.loc_of(name))
             previous = self.ops.get(name)
-            if previous is not None:
-                # A later file (a user's rules directory) refines an op: its
-                # data-flow declarations are tried first, the rest is kept
-                # unless redeclared.
-                decl.data_flow = decl.data_flow + previous.data_flow
-                decl.results = decl.results or previous.results
-                decl.block_args = decl.block_args or previous.block_args
-                decl.collective = decl.collective if decl.collective is not None else previous.collective
-            self.ops[name] = decl
+            self.ops[name] = decl if previous is None else decl.merged_over(previous, set(body))
         self.sources.append(Path(path))
+        self._slots.clear()
 
-    def _decl(self, body, loc) -> OpInterfaces:
+    def _decl(self, op_name: str, body, loc) -> OpInterfaces:
         if not isinstance(body, dict):
-            raise loc.error("expected a mapping of interface declarations")
+            raise loc.error("expected a mapping of interface declarations (or 'delete')")
         decl = OpInterfaces()
         for key, value in body.items():
             vloc = body.loc_of(key)
@@ -117,17 +205,45 @@ class InterfaceRegistry:
             elif key == "block-args":
                 decl.block_args = self._slot(value, vloc, allow_func=True)
             elif key == "collective":
-                decl.collective = dict(value or {})
+                if not isinstance(value, dict):
+                    raise vloc.error("'collective' is a mapping: " + ", ".join(_COLLECTIVE_KEYS))
+                for k in value:
+                    if k not in _COLLECTIVE_KEYS:
+                        raise value.key_loc(k).error(f"collective: unknown key '{k}' (expected one of: "
+                                                     + ", ".join(_COLLECTIVE_KEYS) + ")")
+                decl.collective = dict(value)
             elif key == "data-flow":
                 items = value if isinstance(value, list) else [value]
                 locs = value.item_locs if isinstance(value, list) else [vloc]
-                decl.data_flow = [self._data_flow(item, iloc) for item, iloc in zip(items, locs)]
+                decl.data_flow = [self._data_flow(op_name, item, iloc) for item, iloc in zip(items, locs)]
+            elif key in TRAITS:
+                condition = self._trait(op_name, key, value, vloc)
+                if condition is not None:
+                    decl.traits[key] = condition
+            elif key == "barrier":
+                if not isinstance(value, dict) or set(value) != {"direction-attr"}:
+                    raise vloc.error("'barrier' is {direction-attr: ATTR}")
+                decl.barrier_attr = str(value["direction-attr"])
+                check_attr_names(op_name, [decl.barrier_attr], value.loc_of("direction-attr"))
             else:
-                decl.extra[key] = value
+                raise body.key_loc(key).error(f"unknown interface '{key}' (expected one of: "
+                                              + ", ".join(_OP_KEYS) + ")")
         return decl
 
     @staticmethod
-    def _data_flow(body, loc) -> DataFlowDecl:
+    def _condition(op_name: str, when, loc) -> Condition:
+        return condition_from_data(op_name, when, loc)
+
+    def _trait(self, op_name, trait: str, value, loc) -> Condition | None:
+        if value is True:
+            return ALWAYS
+        if value is False:
+            return None
+        if isinstance(value, dict) and set(value) == {"when"}:
+            return self._condition(op_name, value["when"], value.loc_of("when"))
+        raise loc.error(f"'{trait}' is true, false or {{when: CONDITION}}")
+
+    def _data_flow(self, op_name: str, body, loc) -> DataFlowDecl:
         if not isinstance(body, dict):
             raise loc.error("a data-flow declaration is a mapping (owners, sources, ...)")
         known = ("when", "owners", "sources", "non-owner-targets", "strip-manual-axes", "keep-divisible")
@@ -135,10 +251,8 @@ class InterfaceRegistry:
             if key not in known:
                 raise body.key_loc(key).error(f"data-flow: unknown key '{key}' (expected one of: {', '.join(known)})")
         decl = DataFlowDecl()
-        when = body.get("when") or {}
-        if not isinstance(when, dict):
-            raise body.loc_of("when").error("'when' is a mapping of attribute name to value")
-        decl.when = {str(k): v for k, v in when.items()}
+        if "when" in body:
+            decl.when = self._condition(op_name, body["when"], body.loc_of("when"))
         owners = body.get("owners") or []
         for owner in owners:
             if owner not in ("results", "block-args"):
@@ -161,6 +275,7 @@ class InterfaceRegistry:
         decl.keep_divisible = bool(body.get("keep-divisible", False))
         if "strip-manual-axes" in body:
             decl.strip_manual_axes = str(body["strip-manual-axes"])
+            check_attr_names(op_name, [decl.strip_manual_axes], body.loc_of("strip-manual-axes"))
         return decl
 
     @staticmethod
@@ -180,6 +295,14 @@ class InterfaceRegistry:
     def of(self, op_name: str) -> OpInterfaces:
         return self.ops.get(op_name, self.default)
 
+    def result_slot(self, op_name: str) -> SlotDecl | None:
+        """Where an op keeps its results' shardings."""
+        try:
+            return self._slots[op_name]
+        except KeyError:
+            slot = self._slots[op_name] = self.of(op_name).results or self.default.results
+            return slot
+
     def is_collective(self, op_name: str) -> bool:
         decl = self.ops.get(op_name)
         return decl is not None and decl.collective is not None
@@ -195,87 +318,124 @@ class InterfaceRegistry:
                 return df
         return None
 
+    def has_trait(self, op: ir.Operation, trait: str) -> bool:
+        decl = self.ops.get(op.name)
+        if decl is None:
+            return False
+        condition = decl.traits.get(trait)
+        return condition is not None and (condition is ALWAYS or condition.holds(op))
 
-registry = InterfaceRegistry()
-registry.load(RULES_DIR / "interfaces.yaml")
+    def is_terminator(self, op: ir.Operation) -> bool:
+        return self.has_trait(op, "terminator")
+
+    def is_elementwise(self, op: ir.Operation) -> bool:
+        return self.has_trait(op, "elementwise")
+
+    def barrier_attr(self, op_name: str) -> str | None:
+        decl = self.ops.get(op_name)
+        return decl.barrier_attr if decl is not None else None
+
+    def is_erasable(self, op: ir.Operation) -> bool:
+        """Whether `op` (with everything nested in it) may be erased when unused."""
+        if not op.name.startswith(self.erasable_dialects) or self.has_trait(op, "keep-alive"):
+            return False
+        for region in op.regions:
+            for block in region.blocks:
+                for nested in block.operations:
+                    if not self.is_erasable(nested.operation):
+                        return False
+        return True
+
+
+# --------------------------------------------------------------------------- checking names
+
+
+def check_op_name(name: str, loc) -> None:
+    """A located error for an op name whose dialect is known but the op is not
+    (a misspelling such as 'stablehlo.custom_cal')."""
+    from .op_schema import dialect_is_known, op_is_known
+    if "." not in name:
+        raise loc.error(f"expected an op name like 'stablehlo.add', got '{name}'")
+    if dialect_is_known(name.split(".", 1)[0]) and not op_is_known(name):
+        from .op_schema import closest_op
+        hint = closest_op(name)
+        raise loc.error(f"unknown op '{name}'" + (f"; did you mean '{hint}'?" if hint else ""))
+
+
+def check_attr_names(op_name: str, names, loc) -> None:
+    """A located error for an attribute name the op does not define."""
+    from .op_schema import attribute_names
+    known = attribute_names(op_name)
+    if known is None:
+        return
+    for name in names:
+        if name not in known and not name.startswith(("sdy.", "mhlo.", "mpmd.")):
+            raise loc.error(f"op '{op_name}' has no attribute '{name}'; it has: "
+                            + ", ".join(sorted(known)))
 
 
 # --------------------------------------------------------------------------- value shardings
 
 
+def table() -> InterfaceRegistry:
+    """The op interfaces of the running pass (the built-in ones outside a run)."""
+    from .op_registry import active
+    return active().interfaces
+
+
 def _slot_of(value: ir.Value):
-    """(op, SlotDecl, index) of where `value`'s sharding lives, or None."""
-    owner = value.owner
-    if isinstance(owner, ir.Block):
-        op = operation(owner.owner)
-        decl = registry.of(op.name).block_args
-        if decl is None:
-            # A non-owner target of a data-flow edge (a while's block argument)
-            # keeps its sharding on the edge owner, the op's result.
-            flow = registry.data_flow(op)
-            if flow is not None and flow.result_owners and \
-                    _region_index(op, owner) in flow.non_owner_target_regions:
-                return _slot_of(op.results[ir.BlockArgument(value).arg_number])
-            return None
-        return op, decl, ir.BlockArgument(value).arg_number
-    op = operation(owner)
-    decl = registry.of(op.name).results or registry.default.results
-    if decl is None:
-        return None
-    return op, decl, ir.OpResult(value).result_number
+    """(op, SlotDecl, index) of where `value`'s sharding lives, or None.
+
+    A non-owner target of a data-flow edge (a while's block argument) keeps
+    its sharding on the edge owner, the op's result."""
+    registry = table()
+    where = ShardingStore(registry).locate(value)
+    if where is not None or not isinstance(value.owner, ir.Block):
+        return where
+    op = operation(value.owner.owner)
+    flow = table().data_flow(op)
+    if flow is not None and flow.result_owners and \
+            _region_index(op, value.owner) in flow.non_owner_target_regions:
+        return _slot_of(op.results[ir.BlockArgument(value).arg_number])
+    return None
+
+
+def _target_value(value: ir.Value) -> ir.Value:
+    """`value`, or for a non-owner target the owner result whose slot it uses."""
+    if isinstance(value.owner, ir.Block) and ShardingStore(table()).locate(value) is None:
+        op, _, index = _slot_of(value)
+        return op.results[index]
+    return value
 
 
 def sharding_of(value: ir.Value) -> TensorSharding | None:
-    """The sharding of a value, wherever its op keeps it; None if it has none."""
-    where = _slot_of(value)
-    if where is None:
+    """The sharding of a value, wherever its op keeps it; None if it has none.
+
+    (Manual axes included: this is the attribute's view, not an edge's.)"""
+    if _slot_of(value) is None:
         return None
-    op, decl, index = where
-    attrs = op.attributes
-    if decl.kind == "func-arg-attrs":
-        if "arg_attrs" not in attrs:
-            return None
-        d = ir.DictAttr(ir.ArrayAttr(attrs["arg_attrs"])[index])
-        return codec.tensor_sharding(d[decl.attr]) if decl.attr in d else None
-    if decl.attr not in attrs:
-        return None
-    if decl.kind == "single":
-        return codec.tensor_sharding(attrs[decl.attr])
-    return codec.sharding_per_value(attrs[decl.attr])[index]
+    return _raw_store().get(_target_value(value))
 
 
-def set_sharding(value: ir.Value, sharding: TensorSharding) -> bool:
-    """Set a value's sharding; returns whether anything changed.
+def set_sharding(value: ir.Value, sharding: TensorSharding | None) -> bool:
+    """Set (None: clear) a value's sharding; returns whether anything changed.
 
     For per-value slots whose op has no attribute yet, the other results get a
-    fully open replicated sharding on the same mesh (what Shardy does).
-    """
-    where = _slot_of(value)
-    if where is None:
+    fully open replicated sharding on the same mesh (what Shardy does)."""
+    if _slot_of(value) is None:
         raise ValueError(f"'{_owner_name(value)}' has no sharding slot for this value")
-    op, decl, index = where
-    old = sharding_of(value)
-    if old == sharding:
-        return False
-    if decl.kind == "func-arg-attrs":
-        set_func_sharding(op, "arg_attrs", index, sharding)
-    elif decl.kind == "single":
-        op.attributes[decl.attr] = codec.tensor_sharding_attr(sharding)
-    else:
-        values = op.results if isinstance(value.owner, ir.Block) is False else value.owner.arguments
-        if decl.attr in op.attributes:
-            current = list(codec.sharding_per_value(op.attributes[decl.attr]))
-        else:
-            current = [TensorSharding.replicated_like(sharding.mesh_name, _rank(v), is_closed=False,
-                                                      inline_mesh=sharding.inline_mesh) for v in values]
-        current[index] = sharding
-        op.attributes[decl.attr] = codec.sharding_per_value_attr(current)
-    return True
+    return _raw_store().set(_target_value(value), sharding)
 
 
-def _rank(value: ir.Value) -> int:
-    t = value.type
-    return t.rank if isinstance(t, ir.ShapedType) and t.has_rank else 0
+class _RawStore(ShardingStore):
+    """The attribute's own view: no manual axes stripped (rules see the IR)."""
+
+    def _manual_axes(self, op, decl, is_block_arg):
+        return None
+
+
+def _raw_store() -> ShardingStore:
+    return _RawStore(table())
 
 
 def _owner_name(value: ir.Value) -> str:
@@ -283,27 +443,6 @@ def _owner_name(value: ir.Value) -> str:
     if isinstance(owner, ir.Block):
         return operation(owner.owner).name
     return operation(owner).name
-
-
-# --------------------------------------------------------------------------- user interface files
-
-
-_BUILTIN_OPS = {name: decl for name, decl in registry.ops.items()}
-_BUILTIN_DEFAULT = registry.default
-_BUILTIN_SOURCES = list(registry.sources)
-
-
-def use_user_interface_files(paths) -> None:
-    """Reset the registry to the built-in declarations, then layer `paths` on top.
-
-    Called once per CLI run with the `interfaces.yaml` files of the user's
-    `--rules` directories, so declarations never leak between runs.
-    """
-    registry.ops = dict(_BUILTIN_OPS)
-    registry.default = _BUILTIN_DEFAULT
-    registry.sources = list(_BUILTIN_SOURCES)
-    for path in paths:
-        registry.load(Path(path))
 
 
 # --------------------------------------------------------------------------- data-flow edges
@@ -314,14 +453,14 @@ DATA_FLOW_EDGE = "sdy.data_flow_edge"
 def data_flow_result_owners(op) -> list:
     """The results of `op` that own data-flow edges (all of them, or none)."""
     op = operation(op)
-    decl = registry.data_flow(op)
+    decl = table().data_flow(op)
     return list(op.results) if decl is not None and decl.result_owners else []
 
 
 def data_flow_block_arg_owners(op) -> list:
     """The block arguments of `op`'s (single-block) body that own data-flow edges."""
     op = operation(op)
-    decl = registry.data_flow(op)
+    decl = table().data_flow(op)
     if decl is None or not decl.block_arg_owners or not len(op.regions):
         return []
     return list(op.regions[0].blocks[0].arguments)
@@ -332,60 +471,25 @@ def _owner_decl(value: ir.Value):
     owner = value.owner
     if isinstance(owner, ir.Block):
         op = operation(owner.owner)
-        return op, registry.data_flow(op), True, ir.BlockArgument(value).arg_number
+        return op, table().data_flow(op), True, ir.BlockArgument(value).arg_number
     op = operation(owner)
-    return op, registry.data_flow(op), False, ir.OpResult(value).result_number
-
-
-def _manual_axes(op, attr_name: str) -> tuple[str, ...]:
-    return codec.manual_axes(op.attributes[attr_name]).axes
-
-
-def erase_manual_axes(sharding: TensorSharding, manual_axes) -> TensorSharding:
-    """The sharding with the manual axes dropped (dims, replicated, unreduced)."""
-    manual = set(manual_axes)
-    return sharding.map_axes(lambda axes: tuple(a for a in axes if a.name not in manual))
-
-
-def add_free_axes(outer: TensorSharding, free: TensorSharding, manual_axes) -> TensorSharding:
-    """`outer`'s manual axes followed by `free`'s axes in each dim; open/closed and
-    priority as in `free`; replicated/unreduced axes of `outer`."""
-    from dataclasses import replace
-    manual = set(manual_axes)
-    dims = tuple(replace(new_dim, axes=tuple(a for a in old_dim.axes if a.name in manual) + new_dim.axes)
-                 for old_dim, new_dim in zip(outer.dims, free.dims))
-    return replace(outer, mesh_name=free.mesh_name, inline_mesh=free.inline_mesh, dims=dims)
+    return op, table().data_flow(op), False, ir.OpResult(value).result_number
 
 
 def edge_owner_sharding(owner: ir.Value) -> TensorSharding | None:
     """The sharding an edge owner keeps on its op (manual axes stripped where declared)."""
-    op, decl, is_block_arg, _ = _owner_decl(owner)
-    sharding = sharding_of(owner)
-    if sharding is not None and is_block_arg and decl is not None and decl.strip_manual_axes:
-        sharding = erase_manual_axes(sharding, _manual_axes(op, decl.strip_manual_axes))
-    return sharding
+    return ShardingStore(table()).get(owner)
 
 
 def set_edge_owner_shardings(op, owners: list, shardings: list) -> bool:
-    """Set the shardings of all block-argument owners or all result owners of `op`."""
-    op = operation(op)
-    if not owners or not shardings:
-        return False
-    decl = registry.data_flow(op)
-    is_block_arg = isinstance(owners[0].owner, ir.Block)
-    slot = registry.of(op.name).block_args if is_block_arg else (registry.of(op.name).results
-                                                                 or registry.default.results)
-    if is_block_arg and decl is not None and decl.strip_manual_axes:
-        manual = _manual_axes(op, decl.strip_manual_axes)
-        shardings = [add_free_axes(sharding_of(v), s, manual) for v, s in zip(owners, shardings)]
-    if slot.kind == "single":
-        attr = codec.tensor_sharding_attr(shardings[0])
-    else:
-        attr = codec.sharding_per_value_attr(shardings)
-    if slot.attr in op.attributes and op.attributes[slot.attr] == attr:
-        return False
-    op.attributes[slot.attr] = attr
-    return True
+    """Set the shardings of all block-argument owners or all result owners of `op`
+    (manual axes re-added where declared)."""
+    store = ShardingStore(table(), buffered=True)
+    changed = False
+    for owner, sharding in zip(owners, shardings):
+        changed |= store.set(owner, sharding)
+    store.flush()
+    return changed
 
 
 def edge_owner_of_target(target: ir.Value) -> ir.Value | None:

@@ -20,6 +20,7 @@ from jaxlib.mlir import ir
 from ..errors import RuleFileError
 from ..hooks import hooks_of_module, load_hook_module
 from ..interp.yaml_loader import Loc, LocDict, LocList, LocStr, load_yaml
+from .interfaces import check_attr_names, check_op_name
 from .op_sharding_rule import (
     NEED_REPLICATION, NULL_DIM, PASS_THROUGH, PERMUTATION, REDUCTION, SHARDING_RULE_ATTR,
     OpShardingRule, RuleBuilder, tensor_shapes)
@@ -183,8 +184,20 @@ class ByAttribute(Declaration):
     """Chooses a declaration by the value of a string attribute."""
 
     def __init__(self, loc: Loc, attr_name: str, cases: dict[str, Declaration],
-                 default: Declaration):
+                 default: Declaration, has_default: bool = True):
         self.loc, self.attr_name, self.cases, self.default = loc, attr_name, cases, default
+        self.has_default = has_default
+
+    def merged_over(self, previous: "ByAttribute") -> "ByAttribute":
+        cases = dict(previous.cases)
+        for value, declaration in self.cases.items():
+            if declaration is DELETE:
+                cases.pop(value, None)
+            else:
+                cases[value] = declaration
+        default = self.default if self.has_default else previous.default
+        return ByAttribute(self.loc, self.attr_name, cases, default,
+                           self.has_default or previous.has_default)
 
     def choose(self, op) -> Declaration:
         attrs = op.attributes
@@ -196,6 +209,18 @@ class ByAttribute(Declaration):
 
     def rule(self, op, conservative):
         return self.choose(op).rule(op, conservative)
+
+
+class _Delete(Declaration):
+    """`delete` in a user's file: remove the declaration below it."""
+
+    loc = None
+
+    def rule(self, op, conservative):
+        return None
+
+
+DELETE = _Delete()
 
 
 # ---------------------------------------------------------------- parsing the rule file
@@ -300,6 +325,7 @@ class _Loader:
         self.path = Path(path)
         self.hook_module_path = hook_module_path
         self._hooks: dict[str, Callable] | None = None
+        self.op_name = ""  # the op whose declaration is being read
 
     def hooks(self, loc: Loc) -> dict[str, Callable]:
         if self._hooks is None:
@@ -336,6 +362,8 @@ class _Loader:
             key_loc = document.key_loc(op_name)
             if not isinstance(op_name, str) or "." not in op_name:
                 raise key_loc.error(f"expected an op name like 'stablehlo.add', got '{op_name}'")
+            check_op_name(op_name, key_loc)
+            self.op_name = op_name
             declarations[op_name] = self.declaration(value, document.loc_of(op_name))
         return declarations
 
@@ -346,10 +374,12 @@ class _Loader:
                 return Elementwise(loc)
             if value == "none":
                 return NoRule(loc)
+            if value == "delete":
+                return DELETE
             if value.lstrip().startswith("("):
                 return self.einsum(value, loc, None)
             raise loc.error(f"unknown declaration '{value}'; expected 'elementwise', 'none', "
-                            "an einsum-like rule \"(...) -> (...)\" or a mapping")
+                            "'delete', an einsum-like rule \"(...) -> (...)\" or a mapping")
         if value is None:
             raise loc.error("empty declaration; write 'none' for an op without a rule")
         if not isinstance(value, LocDict):
@@ -474,6 +504,7 @@ class _Loader:
         attr_name = mapping["by"]
         if not isinstance(attr_name, str):
             raise mapping.loc_of("by").error("'by' must name a string attribute of the op")
+        check_attr_names(self.op_name, [str(attr_name)], mapping.loc_of("by"))
         cases_node = mapping.get("cases")
         if not isinstance(cases_node, LocDict):
             raise mapping.loc_of("cases" if "cases" in mapping else "by").error(
@@ -485,7 +516,7 @@ class _Loader:
             default = self.declaration(mapping["default"], mapping.loc_of("default"))
         else:
             default = NoRule(mapping.loc)
-        return ByAttribute(mapping.loc_of("by"), str(attr_name), cases, default)
+        return ByAttribute(mapping.loc_of("by"), str(attr_name), cases, default, "default" in mapping)
 
 
 def _plain(value):
@@ -503,11 +534,31 @@ def _plain(value):
 
 
 class OpShardingRuleRegistry:
-    """Declarations by op name, loaded from one rule file."""
+    """Declarations by op name: the built-in rule file, then users' files over it.
 
-    def __init__(self, path: Path | str | None = None):
-        self.path = Path(path) if path is not None else default_rule_file()
-        self.declarations = _Loader(self.path).load()
+    A later file's entry replaces the op's declaration, except that two `by:`
+    declarations on the same attribute merge per case (a user's file adds or
+    replaces one custom_call target); `OP: delete` / `VALUE: delete` removes
+    an op's or a case's declaration."""
+
+    def __init__(self, paths=None):
+        if paths is None:
+            paths = [default_rule_file()]
+        elif isinstance(paths, (str, Path)):
+            paths = [paths]
+        self.paths = [Path(p) for p in paths]
+        self.path = self.paths[-1] if self.paths else default_rule_file()
+        self.declarations: dict[str, Declaration] = {}
+        for path in self.paths:
+            for op_name, declaration in _Loader(path).load().items():
+                if declaration is DELETE:
+                    self.declarations.pop(op_name, None)
+                    continue
+                previous = self.declarations.get(op_name)
+                if (isinstance(declaration, ByAttribute) and isinstance(previous, ByAttribute)
+                        and declaration.attr_name == previous.attr_name):
+                    declaration = declaration.merged_over(previous)
+                self.declarations[op_name] = declaration
 
     def declaration_for(self, op_name: str) -> Declaration | None:
         return self.declarations.get(op_name)
@@ -562,8 +613,12 @@ _registries: dict[Path, OpShardingRuleRegistry] = {}
 
 
 def load_registry(path: Path | str | None = None) -> OpShardingRuleRegistry:
-    """The registry of a rule file (the default one if None), loaded once."""
-    key = Path(path).resolve() if path is not None else default_rule_file().resolve()
+    """The registry of one rule file alone, loaded once; without a path, the
+    running pass's (its op registry's layers)."""
+    if path is None:
+        from .op_registry import active
+        return active().sharding_rules
+    key = Path(path).resolve()
     registry = _registries.get(key)
     if registry is None:
         registry = _registries[key] = OpShardingRuleRegistry(key)

@@ -1,47 +1,26 @@
-"""Data-flow edges as propagation sees them (swappable).
+"""Data-flow edges as propagation sees them, from the op registry's `data-flow:`
+declarations (rules/interfaces.yaml; Shardy's ShardableDataFlowOpInterface).
 
-After `sdy-add-data-flow-edges`, every edge owner (a result of while / case /
-optimization_barrier, a block argument or result of manual_computation /
-named_computation) has a single user: an `sdy.data_flow_edge` that holds the
-sharding of all the edge's targets. Propagation asks:
+After `sdy-add-data-flow-edges`, every edge owner (e.g. a result of while /
+case / optimization_barrier, a block argument or result of manual_computation /
+named_computation, or whatever a user declares) has a single user: an
+`sdy.data_flow_edge` that holds the sharding of all the edge's targets.
+Propagation asks:
 - `edge_of_target(value)`: the edge op whose sharding stands for `value`
   (owner or non-owner target, e.g. a while body argument), or None;
 - `edge_of_source(op_operand)`: the edge a use feeds (e.g. a while operand);
 - `sources(edge)`, `non_owner_targets(edge)`;
 - `transform(edge, sharding, before)`: the owner op's view change around
-  propagation (manual_computation adds/removes its manual axes).
-
-`DefaultDataFlowEdges` covers what the reference propagation handles; another
-implementation (e.g. driven by the op-interface rule file) can replace it.
+  propagation (an op that strips manual axes adds/removes them).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Protocol
-
 from jaxlib.mlir import ir
 
-from ..sharding import DimSharding, TensorSharding, codec
+from ..sharding import TensorSharding, codec
+from ..sharding_store import add_free_axes, erase_manual_axes
 
 DATA_FLOW_EDGE = "sdy.data_flow_edge"
-REGION_DATA_FLOW_OPS = frozenset({"stablehlo.case", "stablehlo.optimization_barrier",
-                                  "stablehlo.while"})
-SHARDABLE_DATA_FLOW_OPS = frozenset({"sdy.manual_computation", "sdy.named_computation"})
-
-
-class DataFlowEdges(Protocol):
-    def edge_of_target(self, value: ir.Value) -> ir.Operation | None: ...
-
-    def edge_of_source(self, use) -> ir.Operation | None: ...
-
-    def sources(self, edge: ir.Operation) -> list[ir.Value]: ...
-
-    def non_owner_targets(self, edge: ir.Operation) -> list[ir.Value]: ...
-
-    def transform(self, edge: ir.Operation, sharding: TensorSharding | None,
-                  before: bool) -> TensorSharding | None: ...
-
-    def is_shardable_block_arg_owner(self, op: ir.Operation) -> bool: ...
 
 
 def owning_op(value: ir.Value) -> ir.Operation:
@@ -66,15 +45,28 @@ def _terminator(region: ir.Region) -> ir.Operation:
     return ops[len(ops) - 1].operation
 
 
-class DefaultDataFlowEdges:
+def _region_index(op: ir.Operation, block: ir.Block) -> int | None:
+    for i, region in enumerate(op.regions):
+        for b in region.blocks:
+            if b == block:
+                return i
+    return None
+
+
+class DataFlowEdges:
+    def __init__(self, table):
+        self.table = table  # the run's InterfaceRegistry
+
     def edge_owner_from_target(self, target: ir.Value) -> ir.Value | None:
         op = owning_op(target)
-        name = op.name
-        if name in SHARDABLE_DATA_FLOW_OPS:
-            return target
+        decl = self.table.data_flow(op)
+        if decl is None:
+            return None
         if isinstance(target, ir.OpResult):
-            return target if name in REGION_DATA_FLOW_OPS else None
-        if name in REGION_DATA_FLOW_OPS:
+            return target if decl.result_owners else None
+        if decl.block_arg_owners:
+            return target
+        if decl.result_owners and _region_index(op, target.owner) in decl.non_owner_target_regions:
             return op.results[target.arg_number]
         return None
 
@@ -82,81 +74,73 @@ class DefaultDataFlowEdges:
         return _single_edge_user(self.edge_owner_from_target(value))
 
     def edge_of_source(self, use) -> ir.Operation | None:
+        """Shardy's DataFlowEdgeOp::lookup(OpOperand&): a terminator's operand i
+        feeds its parent's result-owned edge i; an op's operand i feeds its
+        result-owned edge i (an op whose block arguments own edges has none)."""
         user = use.owner.operation
-        name = user.name
-        index = use.operand_number
-        owner = None
-        if name in SHARDABLE_DATA_FLOW_OPS:
-            owner = user.regions[0].blocks[0].arguments[index]
-        elif name in REGION_DATA_FLOW_OPS:
-            owner = user.results[index]
-        elif name == "stablehlo.return":
+        table = self.table
+        if table.is_terminator(user):
             parent = user.parent
-            if parent is not None and parent.name in REGION_DATA_FLOW_OPS:
-                owner = parent.results[index]
-        if owner is None:
+            if parent is None:
+                return None
+            decl = table.data_flow(parent.operation)
+            if decl is None or not decl.result_owners:
+                return None
+            return _single_edge_user(parent.operation.results[use.operand_number])
+        decl = table.data_flow(user)
+        if decl is None or not decl.result_owners or decl.block_arg_owners:
             return None
-        return _single_edge_user(owner)
+        return _single_edge_user(user.results[use.operand_number])
 
     def sources(self, edge: ir.Operation) -> list[ir.Value]:
         owner = edge.operands[0]
         op = owning_op(owner)
-        name = op.name
-        if name in SHARDABLE_DATA_FLOW_OPS:
-            if isinstance(owner, ir.BlockArgument):
-                return [op.operands[owner.arg_number]]
-            return [_terminator(op.regions[0]).operands[owner.result_number]]
+        decl = self.table.data_flow(op)
+        if decl is None:
+            return []
+        if isinstance(owner, ir.BlockArgument):
+            return [op.operands[owner.arg_number]] if decl.source_operands else []
         index = owner.result_number
-        if name == "stablehlo.case":
-            return [_terminator(region).operands[index] for region in op.regions]
-        if name == "stablehlo.optimization_barrier":
-            return [op.operands[index]]
-        if name == "stablehlo.while":
-            return [op.operands[index], _terminator(op.regions[1]).operands[index]]
-        return []
+        found = []
+        if decl.source_operands and not decl.block_arg_owners:
+            found.append(op.operands[index])
+        for i, region in enumerate(op.regions):
+            if decl.terminator_is_source(i):
+                found.append(_terminator(region).operands[index])
+        return found
 
     def non_owner_targets(self, edge: ir.Operation) -> list[ir.Value]:
         owner = edge.operands[0]
+        if not isinstance(owner, ir.OpResult):
+            return []
         op = owning_op(owner)
-        if op.name == "stablehlo.while" and isinstance(owner, ir.OpResult):
-            index = owner.result_number
-            return [op.regions[0].blocks[0].arguments[index],
-                    op.regions[1].blocks[0].arguments[index]]
-        return []
+        decl = self.table.data_flow(op)
+        if decl is None:
+            return []
+        return [op.regions[r].blocks[0].arguments[owner.result_number]
+                for r in decl.non_owner_target_regions]
 
     def transform(self, edge: ir.Operation, sharding: TensorSharding | None,
                   before: bool) -> TensorSharding | None:
+        """transformTargetSharding of an op that strips manual axes."""
         if sharding is None:
             return None
         owner = edge.operands[0]
         op = owning_op(owner)
-        if op.name != "sdy.manual_computation":
+        decl = self.table.data_flow(op)
+        if decl is None or not decl.strip_manual_axes:
             return sharding
-        manual = set(codec.manual_axes(op.attributes["manual_axes"]).axes)
+        manual = set(codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)
         is_arg = isinstance(owner, ir.BlockArgument)
         if before != is_arg:
             # before+result / after+block-arg: the body's view, without manual axes.
             return erase_manual_axes(sharding, manual)
-        key, index = (("in_shardings", owner.arg_number) if is_arg
-                      else ("out_shardings", owner.result_number))
-        outer = codec.sharding_per_value(op.attributes[key])[index]
+        slot = self.table.of(op.name)
+        slot = slot.block_args if is_arg else (slot.results or self.table.default.results)
+        index = owner.arg_number if is_arg else owner.result_number
+        outer = codec.sharding_per_value(op.attributes[slot.attr])[index]
         return add_free_axes(outer, sharding, manual)
 
     def is_shardable_block_arg_owner(self, op: ir.Operation) -> bool:
-        return op.name in SHARDABLE_DATA_FLOW_OPS or op.name == "func.func"
-
-
-def erase_manual_axes(sharding: TensorSharding, manual: set[str]) -> TensorSharding:
-    def keep(axes):
-        return tuple(a for a in axes if a.name not in manual)
-    return replace(sharding, dims=tuple(replace(d, axes=keep(d.axes)) for d in sharding.dims),
-                   replicated=keep(sharding.replicated), unreduced=keep(sharding.unreduced))
-
-
-def add_free_axes(outer: TensorSharding, new: TensorSharding, manual: set[str]) -> TensorSharding:
-    """The manual axes of `outer`'s dims followed by `new`'s axes (with `new`'s open/closed)."""
-    dims = []
-    for outer_dim, new_dim in zip(outer.dims, new.dims):
-        manual_axes = tuple(a for a in outer_dim.axes if a.name in manual)
-        dims.append(DimSharding(manual_axes + new_dim.axes, new_dim.is_closed, new_dim.priority))
-    return TensorSharding(new.mesh_name, tuple(dims), outer.replicated, (), new.inline_mesh)
+        """Whether `op`'s block arguments keep shardings (func, manual/named computation)."""
+        return self.table.of(op.name).block_args is not None

@@ -26,8 +26,9 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import DimSharding, Mesh, TensorSharding, codec
-from ..values import SHARDING_ATTR, operation
-from .dataflow import DATA_FLOW_EDGE, DataFlowEdges, DefaultDataFlowEdges, owning_op
+from ..values import operation
+from ..sharding_store import ShardingStore
+from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
                                  intersect_directions, union_directions)
 from .heuristics import Heuristic, HeuristicOp, default_heuristics
@@ -49,11 +50,6 @@ def propagate_any(op, factor: int) -> Direction:
     return Direction.BOTH
 
 
-def default_rule_provider(op: ir.Operation, conservative: bool):
-    from ..op_sharding_rule_registry import sharding_rule_for  # owned by the registry helper
-    return sharding_rule_for(op, conservative=conservative)
-
-
 def identity_rule(shape: Sequence[int], num_operands: int = 1) -> OpShardingRule:
     dims = tuple((i,) for i in range(len(shape)))
     return OpShardingRule(tuple(shape), (dims,) * num_operands, (dims,))
@@ -68,47 +64,7 @@ def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
     return tuple(t.shape)
 
 
-def _rank(value_type: ir.Type) -> int:
-    if isinstance(value_type, ir.RankedTensorType):
-        return value_type.rank
-    return 0
-
-
-def fully_open(mesh_name: str, rank: int) -> TensorSharding:
-    return TensorSharding(mesh_name, tuple(DimSharding((), False) for _ in range(rank)))
-
-
-# ----------------------------------------------------------------- dead ops
-
-# Ops that must stay even when unused (memory effects, or no effect interface).
-_KEEP_ALIVE = frozenset("""
-    stablehlo.all_reduce stablehlo.all_gather stablehlo.all_to_all stablehlo.collective_permute
-    stablehlo.collective_broadcast stablehlo.reduce_scatter stablehlo.rng stablehlo.send
-    stablehlo.recv stablehlo.infeed stablehlo.outfeed stablehlo.composite
-    sdy.sharding_constraint sdy.sharding_group sdy.data_flow_edge sdy.mesh func.func func.call
-    func.call_indirect
-    builtin.module
-""".split())
-_PURE_DIALECTS = ("stablehlo.", "sdy.", "chlo.", "tensor.", "arith.")
-
-
-def would_be_trivially_dead(op: ir.Operation) -> bool:
-    name = op.name
-    if name in _KEEP_ALIVE or not name.startswith(_PURE_DIALECTS):
-        return False
-    if name == "stablehlo.custom_call":
-        attr = op.attributes["has_side_effect"] if "has_side_effect" in op.attributes else None
-        if attr is not None and ir.BoolAttr(attr).value:
-            return False
-    for region in op.regions:
-        for block in region.blocks:
-            for nested in block.operations:
-                if not would_be_trivially_dead(nested.operation):
-                    return False
-    return True
-
-
-# ----------------------------------------------------------------- worklist
+# ----------------------------------------------------------------- worklist# ----------------------------------------------------------------- worklist
 
 
 class Worklist:
@@ -157,14 +113,17 @@ class PropagationEngine:
 
     def __init__(self, module_op, *, rule_provider: RuleProvider | None = None,
                  dataflow: DataFlowEdges | None = None, conservative: bool = False,
-                 trace: Callable | None = None):
+                 trace: Callable | None = None, registry=None):
+        from ..op_registry import active
         self.module = operation(module_op)
+        self.registry = registry or active()  # the op facts of the run
+        self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._unchanged_by_step: dict = {}  # op -> inputs of its last step that changed nothing
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
-        self.rule_provider = rule_provider or default_rule_provider
-        self.dataflow = dataflow or DefaultDataFlowEdges()
+        self.rule_provider = rule_provider or self.registry.rule_for
+        self.dataflow = dataflow or DataFlowEdges(self.table)
         self.conservative = conservative
         self.trace = trace
         self.debug: ShardingDebugInfo | None = None  # set when a debug option is on
@@ -178,14 +137,9 @@ class PropagationEngine:
                 self.meshes[name] = codec.mesh(op.attributes["mesh"])
             elif op.name == "func.func":
                 self.funcs.append(op)
-        # In-memory sharding state, loaded lazily: per-value ops (list per op),
-        # single-attr ops, func args and results.
-        self._per_value: dict[ir.Operation, list | None] = {}
-        self._single: dict[ir.Operation, TensorSharding | None] = {}
-        self._func_args: dict[tuple, TensorSharding | None] = {}
-        self._func_results: dict[tuple, TensorSharding | None] = {}
-        self._dirty: set = set()
-        self._named: dict = {}  # (named computation, in/out_shardings) -> shardings set without edges
+        # Shardings are read once and kept in memory while propagating, then
+        # written back once (flush).
+        self.store = ShardingStore(self.table, buffered=True)
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rules: dict[ir.Operation, OpShardingRule | None] = {}
@@ -303,164 +257,32 @@ class PropagationEngine:
         value = self.shardable_value(value)
         if value is None:
             return None
-        if isinstance(value, ir.OpResult):
-            op = value.owner.operation
-            name = op.name
-            if name in _SINGLE_SHARDING_OPS:
-                return self._get_single(op)
-            if name in _REGION_SHARDING_OPS:
-                return self._region_op_sharding(op, "out_shardings", value.result_number)
-            shardings = self._get_per_value(op)
-            return None if shardings is None else shardings[value.result_number]
-        parent = value.owner.owner.operation
-        if parent.name == "func.func":
-            return self.get_func_arg(parent, value.arg_number)
-        return self._region_op_sharding(parent, "in_shardings", value.arg_number)
+        return self.store.get(value)
 
     def set(self, value: ir.Value, sharding: TensorSharding) -> None:
         value = self.shardable_value(value)
-        assert value is not None, "setting the sharding of an unshardable value"
-        if isinstance(value, ir.OpResult):
-            op = value.owner.operation
-            name = op.name
-            if name in _SINGLE_SHARDING_OPS:
-                self._single[op] = sharding
-                self._dirty.add(("single", op))
-                return
-            if name == NAMED_COMPUTATION:
-                self._set_named_computation_sharding(op, "out_shardings", value.result_number, sharding)
-                return
-            if name in _REGION_SHARDING_OPS:
-                raise PropagationError(f"setting a sharding on a {name} result without a "
-                                       "data-flow edge is not supported")
-            shardings = self._get_per_value(op)
-            if shardings is None:
-                shardings = [fully_open(sharding.mesh_name, _rank(r.type)) for r in op.results]
-                self._per_value[op] = shardings
-            shardings[value.result_number] = sharding
-            self._dirty.add(("per_value", op))
-            return
-        parent = value.owner.owner.operation
-        if parent.name == "func.func":
-            self._func_args[(parent, value.arg_number)] = sharding
-            self._dirty.add(("arg", parent, value.arg_number))
-            return
-        if parent.name == NAMED_COMPUTATION:
-            self._set_named_computation_sharding(parent, "in_shardings", value.arg_number, sharding)
-            return
-        raise PropagationError(f"setting a sharding on a {parent.name} block argument without "
-                               "a data-flow edge is not supported")
-
-    def _get_single(self, op: ir.Operation) -> TensorSharding | None:
-        try:
-            return self._single[op]
-        except KeyError:
-            attrs = op.attributes
-            sharding = codec.tensor_sharding(attrs["sharding"]) if "sharding" in attrs else None
-            self._single[op] = sharding
-            return sharding
-
-    def _get_per_value(self, op: ir.Operation) -> list | None:
-        try:
-            return self._per_value[op]
-        except KeyError:
-            attrs = op.attributes
-            shardings = (list(codec.sharding_per_value(attrs[SHARDING_ATTR]))
-                         if SHARDING_ATTR in attrs else None)
-            self._per_value[op] = shardings
-            return shardings
-
-    def _set_named_computation_sharding(self, op, key, index, sharding: TensorSharding) -> None:
-        """in/out_shardings of a named computation without data-flow edges; the
-        others become fully open on the same mesh if it had none (as the reference)."""
-        shardings = self._named[(op, key)] if (op, key) in self._named else None
-        if shardings is None:
-            attrs = op.attributes
-            if key in attrs:
-                shardings = list(codec.sharding_per_value(attrs[key]))
-            else:
-                values = op.results if key == "out_shardings" else op.regions[0].blocks[0].arguments
-                shardings = [fully_open(sharding.mesh_name, _rank(v.type)) for v in values]
-        shardings[index] = sharding
-        self._named[(op, key)] = shardings
-        self._dirty.add(("named", op, key))
-
-    def _region_op_sharding(self, op, key, index) -> TensorSharding | None:
-        named = self._named.get((op, key))
-        if named is not None:
-            return named[index]
-        attrs = op.attributes
-        if key not in attrs:
-            return None
-        sharding = codec.sharding_per_value(attrs[key])[index]
-        if op.name == "sdy.manual_computation" and key == "in_shardings":
-            from .dataflow import erase_manual_axes
-            sharding = erase_manual_axes(sharding, set(codec.manual_axes(
-                attrs["manual_axes"]).axes))
-        return sharding
+        if value is None:
+            return  # Shardy's setSharding ignores a value with nowhere to keep one
+        self.store.set(value, sharding)
 
     def get_func_arg(self, func: ir.Operation, index: int) -> TensorSharding | None:
-        key = (func, index)
-        try:
-            return self._func_args[key]
-        except KeyError:
-            sharding = _func_attr_sharding(func, "arg_attrs", index)
-            self._func_args[key] = sharding
-            return sharding
+        return self.store.get(func.regions[0].blocks[0].arguments[index])
 
     def get_func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
-        key = (func, index)
-        try:
-            return self._func_results[key]
-        except KeyError:
-            sharding = _func_attr_sharding(func, "res_attrs", index)
-            self._func_results[key] = sharding
-            return sharding
+        return self.store.func_result(func, index)
 
     def set_func_result(self, func: ir.Operation, index: int, sharding: TensorSharding) -> None:
-        self._func_results[(func, index)] = sharding
-        self._dirty.add(("res", func, index))
+        self.store.set_func_result(func, index, sharding)
 
     def edge_sharding(self, edge: ir.Operation) -> TensorSharding | None:
-        return self._get_single(edge)
+        return self.store.get(edge.results[0])
 
     def set_edge_sharding(self, edge: ir.Operation, sharding: TensorSharding) -> None:
-        self._single[edge] = sharding
-        self._dirty.add(("single", edge))
+        self.store.set(edge.results[0], sharding)
 
     def flush(self) -> None:
-        """Write every changed sharding back to the IR.
-
-        Writes are gathered first: an ir.Operation's hash changes when its
-        attributes do, so no op-keyed lookup may follow a write.
-        """
-        writes = []
-        for key in self._dirty:
-            kind, op = key[0], key[1]
-            if kind == "per_value":
-                writes.append((kind, op, None, self._per_value[op]))
-            elif kind == "single":
-                writes.append((kind, op, None, self._single[op]))
-            elif kind == "arg":
-                writes.append((kind, op, key[2], self._func_args[(op, key[2])]))
-            elif kind == "res":
-                writes.append((kind, op, key[2], self._func_results[(op, key[2])]))
-            elif kind == "named":
-                writes.append((kind, op, key[2], self._named[(op, key[2])]))
-        self._dirty.clear()
-        # Func attributes: group per func so each array is rebuilt once.
-        func_writes: dict = {}
-        for kind, op, index, value in writes:
-            if kind == "per_value":
-                op.attributes[SHARDING_ATTR] = codec.sharding_per_value_attr(value)
-            elif kind == "single":
-                op.attributes["sharding"] = codec.tensor_sharding_attr(value)
-            elif kind == "named":
-                op.attributes[index] = codec.sharding_per_value_attr(value)
-            else:
-                func_writes.setdefault(id(op), (op, []))[1].append((kind, index, value))
-        for op, entries in func_writes.values():
-            _write_func_shardings(op, entries)
+        """Write every changed sharding back to the IR."""
+        self.store.flush()
 
     # ------------------------------------------------------------- rules
 
@@ -517,6 +339,9 @@ class PropagationEngine:
         if mesh is None:
             return False
         projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        if rule.blocked_propagation_factors:
+            # Propagation never crosses the op along a blocked factor.
+            direction_along_factor = _blocking(direction_along_factor, rule.blocked_propagation_factors)
         debug = self.debug
         axes_before = debug.snapshot(projection) if debug is not None else None
         updated_operands, updated_results = strategy.propagate(
@@ -566,7 +391,7 @@ class PropagationEngine:
             edge = self.dataflow.edge_of_source(use)
             if edge is not None:
                 notify(edge)
-            elif _is_terminator(user):
+            elif self.table.is_terminator(user):
                 notify(user.parent.operation)
             else:
                 notify(user)
@@ -631,11 +456,11 @@ class PropagationEngine:
             identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
             False, notify)
 
-    def propagate_barrier(self, op, strategy, notify) -> bool:
+    def propagate_barrier(self, op, direction_attr: str, strategy, notify) -> bool:
         shape = static_shape(op.results[0].type)
         if shape is None:
             return False
-        direction = _barrier_direction(op.attributes["allowed_direction"])
+        direction = _barrier_direction(op.attributes[direction_attr])
         operands, results = [op.operands[0]], [op.results[0]]
         return self.propagate_tensors(
             op, operands, results, [self.get(operands[0])], [self.get(results[0])],
@@ -644,14 +469,13 @@ class PropagationEngine:
 
     def apply_patterns(self, op, strategy, get_direction, notify) -> bool:
         name = op.name
-        if name == "sdy.propagation_barrier":
-            if self.propagate_barrier(op, strategy, notify):
-                return True
-        elif name == DATA_FLOW_EDGE:
+        if name == DATA_FLOW_EDGE:
             if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
                 return True
-        elif name in _NO_RULE_OPS:
-            return False
+        else:
+            barrier = self.table.barrier_attr(name)
+            if barrier is not None and self.propagate_barrier(op, barrier, strategy, notify):
+                return True
         return self.propagate_registered_op(op, strategy, get_direction, notify)
 
     # ------------------------------------------------------------- func results
@@ -742,9 +566,9 @@ class PropagationEngine:
         for result in op.results:
             if next(iter(result.uses), None) is not None:
                 return False
-        if _is_terminator(op) or op.name in ("func.func", "sdy.mesh"):
+        if self.table.is_terminator(op):
             return False
-        return would_be_trivially_dead(op)
+        return self.table.is_erasable(op)
 
     def _erase(self, op: ir.Operation, worklist: Worklist) -> None:
         nested = []
@@ -784,79 +608,62 @@ class PropagationEngine:
     def _forget(self, op: ir.Operation) -> None:
         if self.debug is not None:
             self.debug.forget(op)
-        self._per_value.pop(op, None)
-        self._single.pop(op, None)
+        self.store.forget(op)
         self._rules.pop(op, None)
         self._rule_attached.pop(op, None)
         self._unchanged_by_step.pop(op, None)
-        self._dirty.discard(("per_value", op))
-        self._dirty.discard(("single", op))
-        for key in ("in_shardings", "out_shardings"):
-            self._named.pop((op, key), None)
-            self._dirty.discard(("named", op, key))
 
     # ------------------------------------------------------------- user priorities
 
     def sharding_refs(self) -> list[tuple[tuple, TensorSharding]]:
-        """Every (reference, sharding) the user-priority pass re-initializes.
-
-        Manual/named computation in/out shardings (edge targets) are left alone.
-        """
+        """Every (reference, sharding) the user-priority pass re-initializes
+        (Shardy's sharding walker): func arguments and results, and every
+        value that keeps a sharding, except data-flow edge targets that have
+        an edge (the edge's own sharding is walked instead)."""
         refs = []
         for func in self.funcs:
-            n_args = len(func.regions[0].blocks[0].arguments) if func.regions[0].blocks else 0
-            for i in range(n_args):
-                s = self.get_func_arg(func, i)
-                if s is not None:
-                    refs.append((("arg", func, i), s))
             ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
             for i in range(len(ftype.results)):
                 s = self.get_func_result(func, i)
                 if s is not None:
                     refs.append((("res", func, i), s))
+        store, dataflow = self.store, self.dataflow
+        values = []
 
         def visit(op):
             op = op.operation
-            name = op.name
-            if name in _SINGLE_SHARDING_OPS:
-                s = self._get_single(op)
-                if s is not None:
-                    refs.append((("single", op), s))
-            elif name not in _REGION_SHARDING_OPS:
-                shardings = self._get_per_value(op)
-                if shardings is not None:
-                    for i, s in enumerate(shardings):
-                        if s is not None:
-                            refs.append((("pv", op, i), s))
+            if len(op.regions) and dataflow.is_shardable_block_arg_owner(op):
+                blocks = op.regions[0].blocks
+                if len(blocks):
+                    values.extend(blocks[0].arguments)
+            values.extend(op.results)
             return ir.WalkResult.ADVANCE
 
         for func in self.funcs:
             func.walk(visit, ir.WalkOrder.PRE_ORDER)
+        for value in values:
+            if store.locate(value) is None or dataflow.edge_of_target(value) is not None:
+                continue
+            s = store.get(value)
+            if s is not None:
+                refs.append((("value", value), s))
         return refs
 
     def get_ref(self, ref) -> TensorSharding | None:
-        kind = ref[0]
-        if kind == "arg":
-            return self.get_func_arg(ref[1], ref[2])
-        if kind == "res":
+        if ref[0] == "res":
             return self.get_func_result(ref[1], ref[2])
-        if kind == "single":
-            return self._get_single(ref[1])
-        return self._get_per_value(ref[1])[ref[2]]
+        return self.store.get(ref[1])
 
     def set_ref(self, ref, sharding: TensorSharding) -> None:
-        kind = ref[0]
-        if kind == "arg":
-            self._func_args[(ref[1], ref[2])] = sharding
-            self._dirty.add(("arg", ref[1], ref[2]))
-        elif kind == "res":
+        if ref[0] == "res":
             self.set_func_result(ref[1], ref[2], sharding)
-        elif kind == "single":
-            self._single[ref[1]] = sharding
-            self._dirty.add(("single", ref[1]))
         else:
-            self._per_value[ref[1]][ref[2]] = sharding
-            self._dirty.add(("per_value", ref[1]))
+            self.store.set(ref[1], sharding)
+
+
+def _blocking(direction_along_factor, blocked) -> Callable:
+    blocked = frozenset(blocked)
+    return lambda factor: Direction.NONE if factor in blocked else direction_along_factor(factor)
 
 
 def _barrier_direction(attr) -> Direction:
@@ -875,55 +682,9 @@ def sdy_rule_is_custom(attr) -> bool:
     return bool(sdy.OpShardingRuleAttr(attr).is_custom)
 
 
-def _func_attr_sharding(func: ir.Operation, key: str, index: int) -> TensorSharding | None:
-    attrs = func.attributes
-    if key not in attrs:
-        return None
-    d = ir.DictAttr(ir.ArrayAttr(attrs[key])[index])
-    if SHARDING_ATTR not in d:
-        return None
-    return codec.tensor_sharding(d[SHARDING_ATTR])
-
-
-def _write_func_shardings(func: ir.Operation, entries) -> None:
-    for key, kind in (("arg_attrs", "arg"), ("res_attrs", "res")):
-        mine = [(i, v) for k, i, v in entries if k == kind]
-        if not mine:
-            continue
-        attrs = func.attributes
-        if key in attrs:
-            dicts = list(ir.ArrayAttr(attrs[key]))
-        else:
-            ftype = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value)
-            count = len(ftype.inputs) if kind == "arg" else len(ftype.results)
-            dicts = [ir.DictAttr.get({}) for _ in range(count)]
-        for index, sharding in mine:
-            entries_of = {n.name: n.attr for n in ir.DictAttr(dicts[index])}
-            entries_of[SHARDING_ATTR] = codec.tensor_sharding_attr(sharding)
-            dicts[index] = ir.DictAttr.get(entries_of)
-        attrs[key] = ir.ArrayAttr.get(dicts)
-
-
 def _terminator_of(block) -> ir.Operation:
     ops = block.operations
     return ops[len(ops) - 1].operation
-
-
-_TERMINATORS = frozenset({"func.return", "stablehlo.return", "sdy.return", "mpmd.return"})
-
-
-def _is_terminator(op: ir.Operation) -> bool:
-    return op.name in _TERMINATORS
-
-
-# Ops whose result sharding is their `sharding` attribute.
-_SINGLE_SHARDING_OPS = frozenset({"sdy.data_flow_edge", "sdy.sharding_constraint", "sdy.reshard"})
-# Ops whose results/block args keep shardings in in_shardings/out_shardings.
-NAMED_COMPUTATION = "sdy.named_computation"
-_REGION_SHARDING_OPS = frozenset({"sdy.manual_computation", NAMED_COMPUTATION})
-# Ops propagation never runs a registered rule on (structure, not data).
-_NO_RULE_OPS = frozenset({"func.func", "func.return", "sdy.mesh", "sdy.return",
-                          "stablehlo.return", "sdy.sharding_group"})
 
 
 # ================================================================= the nested levels
@@ -931,11 +692,13 @@ _NO_RULE_OPS = frozenset({"func.func", "func.return", "sdy.mesh", "sdy.return",
 
 def basic_propagate(engine: PropagationEngine, strategy: BasicFactorPropagation = BASIC,
                     get_direction: GetDirection = propagate_any) -> None:
+    """The innermost level: func results, the worklist to a fixed point, func results."""
     engine.propagate_func_results(strategy)
     engine.run_to_fixed_point(strategy, get_direction)
     engine.propagate_func_results(strategy)
 
 
+FACTOR_STRATEGIES = {"basic": BASIC, "aggressive": AGGRESSIVE}
 PROPAGATION_STRATEGIES = {
     "aggressive": (AGGRESSIVE,),
     "basic": (BASIC,),
@@ -1004,18 +767,6 @@ class HeuristicDirections:
         return direction
 
 
-def op_priority_propagate(engine: PropagationEngine, get_direction: GetDirection = propagate_any,
-                          heuristics: Sequence[Heuristic] | None = None,
-                          run_op_priority_propagation: bool = True,
-                          propagation_strategy: str = "aggressive") -> None:
-    if not run_op_priority_propagation:
-        aggressive_propagate(engine, get_direction, propagation_strategy)
-        return
-    directions = HeuristicDirections(engine, default_heuristics() if heuristics is None else heuristics)
-    for priority in range(len(directions.heuristics)):
-        aggressive_propagate(engine, directions.at_priority(priority, get_direction), propagation_strategy)
-
-
 def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
     dims, replicated = [], list(sharding.replicated)
     for dim in sharding.dims:
@@ -1042,31 +793,146 @@ def _updated_for_priority(current: TensorSharding, original: TensorSharding,
                           current.inline_mesh)
 
 
-def user_priority_propagate(engine: PropagationEngine, get_direction: GetDirection = propagate_any,
-                            heuristics: Sequence[Heuristic] | None = None,
+# ================================================================= schedules as data
+
+
+class Schedule:
+    """A propagation pass's place in the hierarchy, as its rule file declares it
+    (`params: {schedule: [...]}`): levels, outermost first, each running the
+    rest of the schedule once per step of its own, down to the factor
+    strategies, each a fixed-point run:
+
+        schedule:
+          - user-priorities          # per user priority p0, p1, ...
+          - op-priorities            # per op-priority heuristic (or {enabled-by: OPTION})
+          - strategies: [basic, aggressive]   # or {option: OPTION}
+    """
+
+    LEVELS = ("user-priorities", "op-priorities")
+
+    def __init__(self, levels: Sequence[str], strategies: Sequence[BasicFactorPropagation]):
+        self.levels = tuple(levels)
+        self.strategies = tuple(strategies)
+
+    @classmethod
+    def from_params(cls, entries, options: dict, loc=None) -> "Schedule":
+        """Read a schedule from rule-file data; errors point at the entry."""
+        def error(where, message):
+            where = where if where is not None else loc
+            return where.error(message) if where is not None else ValueError(message)
+
+        if not isinstance(entries, list) or not entries:
+            raise error(loc, "'schedule' is a non-empty list of levels ending with 'strategies'")
+        locs = getattr(entries, "item_locs", [None] * len(entries))
+        levels, strategies = [], None
+        for entry, eloc in zip(entries, locs):
+            if strategies is not None:
+                raise error(eloc, "'strategies' must be the last (innermost) level")
+            if isinstance(entry, str):
+                name, settings = entry, {}
+            elif isinstance(entry, dict) and len(entry) == 1:
+                (name, settings), = entry.items()
+            else:
+                raise error(eloc, "a level is a name or {name: settings}")
+            if name == "strategies":
+                if isinstance(settings, dict) and set(settings) == {"option"}:
+                    option = str(settings["option"])
+                    if option not in options:
+                        raise error(eloc, f"'strategies' reads option '{option}', which the pass does not have")
+                    names = PROPAGATION_STRATEGIES.get(options[option])
+                    if names is None:
+                        raise error(eloc, f"unknown propagation strategy '{options[option]}'")
+                    strategies = names
+                elif isinstance(settings, list) and settings:
+                    found = []
+                    for s in settings:
+                        if s not in FACTOR_STRATEGIES:
+                            raise error(eloc, f"unknown factor strategy '{s}' (expected one of: "
+                                        + ", ".join(FACTOR_STRATEGIES) + ")")
+                        found.append(FACTOR_STRATEGIES[s])
+                    strategies = tuple(found)
+                else:
+                    raise error(eloc, "'strategies' is a list (e.g. [basic, aggressive]) or {option: NAME}")
+                continue
+            if name not in cls.LEVELS:
+                raise error(eloc, f"unknown schedule level '{name}' (expected one of: "
+                            + ", ".join(cls.LEVELS + ("strategies",)) + ")")
+            if settings:
+                if not isinstance(settings, dict) or set(settings) != {"enabled-by"}:
+                    raise error(eloc, f"'{name}' takes {{enabled-by: OPTION}}")
+                option = str(settings["enabled-by"])
+                if option not in options:
+                    raise error(eloc, f"'{name}' is enabled by option '{option}', which the pass does not have")
+                if not options[option]:
+                    continue
+            levels.append(name)
+        if strategies is None:
+            raise error(loc, "the schedule needs a last level 'strategies'")
+        return cls(levels, strategies)
+
+    def run(self, engine: PropagationEngine, heuristics: Sequence[Heuristic] | None = None) -> None:
+        def innermost(get_direction):
+            for strategy in self.strategies:
+                basic_propagate(engine, strategy, get_direction)
+
+        run = innermost
+        for level in reversed(self.levels):
+            run = _LEVEL_RUNNERS[level](engine, run, heuristics)
+        run(propagate_any)
+
+
+def _op_priorities(engine, inner, heuristics):
+    def run(get_direction):
+        directions = HeuristicDirections(engine, default_heuristics() if heuristics is None else heuristics)
+        for priority in range(len(directions.heuristics)):
+            inner(directions.at_priority(priority, get_direction))
+    return run
+
+
+def _user_priorities(engine, inner, heuristics):
+    def run(get_direction):
+        per_priority: dict[int, list] = {}
+        for ref, sharding in engine.sharding_refs():
+            priorities = {d.priority for d in sharding.dims if (d.priority or 0) > 0}
+            for p in priorities:
+                per_priority.setdefault(p, []).append((ref, sharding))
+            engine.set_ref(ref, _initialized_for_priorities(sharding, engine.mesh(sharding)))
+        inner(get_direction)
+        for priority in sorted(per_priority):
+            for ref, original in per_priority[priority]:
+                engine.set_ref(ref, _updated_for_priority(engine.get_ref(ref), original, priority))
+            inner(get_direction)
+    return run
+
+
+_LEVEL_RUNNERS = {"op-priorities": _op_priorities, "user-priorities": _user_priorities}
+
+
+def op_priority_propagate(engine: PropagationEngine, heuristics: Sequence[Heuristic] | None = None,
+                          run_op_priority_propagation: bool = True,
+                          propagation_strategy: str = "aggressive") -> None:
+    named_schedule("op-priority", run_op_priority_propagation,
+                   propagation_strategy).run(engine, heuristics)
+
+
+def user_priority_propagate(engine: PropagationEngine, heuristics: Sequence[Heuristic] | None = None,
                             run_op_priority_propagation: bool = True,
                             propagation_strategy: str = "aggressive") -> None:
-    per_priority: dict[int, list] = {}
-    for ref, sharding in engine.sharding_refs():
-        priorities = {d.priority for d in sharding.dims if (d.priority or 0) > 0}
-        for p in priorities:
-            per_priority.setdefault(p, []).append((ref, sharding))
-        engine.set_ref(ref, _initialized_for_priorities(sharding, engine.mesh(sharding)))
+    named_schedule("user-priority", run_op_priority_propagation,
+                   propagation_strategy).run(engine, heuristics)
 
-    def run():
-        op_priority_propagate(engine, get_direction, heuristics, run_op_priority_propagation,
-                              propagation_strategy)
-
-    run()
-    for priority in sorted(per_priority):
-        for ref, original in per_priority[priority]:
-            engine.set_ref(ref, _updated_for_priority(engine.get_ref(ref), original, priority))
-        run()
+# The reference passes' schedules, for callers outside a rule file.
+NAMED_SCHEDULES = {
+    "basic": ([], ("basic",)),
+    "aggressive": ([], None),
+    "op-priority": (["op-priorities"], None),
+    "user-priority": (["user-priorities", "op-priorities"], None),
+}
 
 
 # ================================================================= entry point
 
-STRATEGIES = ("basic", "aggressive", "op-priority", "user-priority")
+STRATEGIES = tuple(NAMED_SCHEDULES)
 
 
 def _check_shapes(module: ir.Operation) -> None:
@@ -1090,50 +956,51 @@ def _check_shapes(module: ir.Operation) -> None:
         raise PropagationError(f"{op.location}: {message}")
 
 
-def propagate(module_op, strategy: str = "user-priority", *, conservative: bool = False,
+def named_schedule(name: str, run_op_priority_propagation: bool = True,
+                   propagation_strategy: str = "aggressive") -> Schedule:
+    if name not in NAMED_SCHEDULES:
+        raise ValueError(f"unknown propagation strategy '{name}'; expected one of {STRATEGIES}")
+    levels, strategies = NAMED_SCHEDULES[name]
+    levels = [lv for lv in levels if lv != "op-priorities" or run_op_priority_propagation]
+    return Schedule(levels, [FACTOR_STRATEGIES[s] for s in strategies] if strategies
+                    else PROPAGATION_STRATEGIES[propagation_strategy])
+
+
+def propagate(module_op, strategy: "str | Schedule" = "user-priority", *, conservative: bool = False,
               keep_sharding_rules: bool = False, heuristics: Sequence[Heuristic] | None = None,
               debug_sharding_origins: bool = False, debug_propagation_edge_sharding: bool = False,
               trace: Callable | None = None, rule_provider: RuleProvider | None = None,
               dataflow: DataFlowEdges | None = None, run_op_priority_propagation: bool = True,
-              propagation_strategy: str = "aggressive") -> None:
-    """Run one of the reference propagation passes on `module_op` (mutated in place).
+              propagation_strategy: str = "aggressive", registry=None) -> None:
+    """Run a propagation schedule on `module_op` (mutated in place).
 
-    strategy: "basic" | "aggressive" | "op-priority" | "user-priority".
-    heuristics: op-priority heuristics (default: the reference's list).
+    strategy: a Schedule (as a pass's rule file declares it), or the name of
+    a reference pass's: "basic" | "aggressive" | "op-priority" | "user-priority".
+    heuristics: op-priority heuristics (default: the built-in rule file's).
     rule_provider(op, conservative) -> OpShardingRule | None; default: the registry.
+    registry: the op registry (default: the running pass's).
     trace(op, operand_shardings, result_shardings, updated): called after each step.
     debug_sharding_origins / debug_propagation_edge_sharding: save where each axis
     came from / the steps that moved it (see sdy_dsl/runtime/debug_info.py).
     """
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown propagation strategy '{strategy}'; expected one of {STRATEGIES}")
+    schedule = strategy if isinstance(strategy, Schedule) else named_schedule(
+        strategy, run_op_priority_propagation, propagation_strategy)
     module = operation(module_op)
     _check_shapes(module)
     engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
-                               conservative=conservative, trace=trace)
+                               conservative=conservative, trace=trace, registry=registry)
     if engine.sync_sharding_groups():
         # Constraints were inserted: rebuild the engine's view of the IR.
         engine.flush()
         engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
-                                   conservative=conservative, trace=trace)
+                                   conservative=conservative, trace=trace, registry=registry)
     if debug_sharding_origins or debug_propagation_edge_sharding:
         from ..debug_info import ShardingDebugInfo
         engine.debug = ShardingDebugInfo(debug_sharding_origins, debug_propagation_edge_sharding,
                                          shardable_value=engine.shardable_value,
                                          sharding_of=engine.get)
         engine.debug.seed_origins(module)
-    if strategy == "basic":
-        basic_propagate(engine)
-    elif strategy == "aggressive":
-        aggressive_propagate(engine, propagation_strategy=propagation_strategy)
-    elif strategy == "op-priority":
-        op_priority_propagate(engine, heuristics=heuristics,
-                              run_op_priority_propagation=run_op_priority_propagation,
-                              propagation_strategy=propagation_strategy)
-    else:
-        user_priority_propagate(engine, heuristics=heuristics,
-                                run_op_priority_propagation=run_op_priority_propagation,
-                                propagation_strategy=propagation_strategy)
+    schedule.run(engine, heuristics)
     engine.flush()
     engine.finish_rules(keep_sharding_rules)
     if engine.debug is not None:

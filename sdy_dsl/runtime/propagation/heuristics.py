@@ -16,13 +16,9 @@ heuristics 0..p (see `union_directions`), intersected with the caller's.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
-import yaml
-from jaxlib.mlir import ir
 
 from .factor_propagation import Direction
 
@@ -39,26 +35,10 @@ class HeuristicOp:
     rule: Any  # the OpShardingRule attached to the op, or None
 
 
-# Ops with MLIR's Elementwise or hlo's BroadcastingElementwise trait (the sdy
-# ones too: a constraint is a pass-through op for the op-priority heuristics).
-ELEMENTWISE_OPS = frozenset([f"stablehlo.{n}" for n in """
-    abs add and atan2 cbrt ceil clamp compare complex convert cosine count_leading_zeros
-    divide exponential exponential_minus_one floor imag is_finite log log_plus_one logistic
-    maximum minimum multiply negate not or popcnt power real reduce_precision remainder
-    round_nearest_afz round_nearest_even rsqrt select shift_left shift_right_arithmetic
-    shift_right_logical sign sine sqrt subtract tan tanh xor
-    """.split()] + ["sdy.sharding_constraint", "sdy.reshard", "sdy.propagation_barrier"])
-
-
 def is_elementwise_operation(operation) -> bool:
-    name = operation.name
-    if name in ELEMENTWISE_OPS:
-        return True
-    if name == "stablehlo.bitcast_convert":
-        # Elementwise iff the bit widths match, i.e. the shapes are equal.
-        return (list(operation.operands[0].type.shape)
-                == list(operation.results[0].type.shape))
-    return False
+    """MLIR's Elementwise trait, as rules/interfaces.yaml declares it."""
+    from ..op_registry import active
+    return active().interfaces.is_elementwise(operation)
 
 
 def is_elementwise(op: HeuristicOp, factor: int) -> bool:
@@ -111,15 +91,16 @@ def op_name_in(names: Sequence[str]) -> Predicate:
     return lambda op, factor: op.name in names
 
 
-def custom_call_target_in(targets: Sequence[str]) -> Predicate:
-    """A stablehlo.custom_call whose call_target_name is one of `targets`."""
-    targets = frozenset(targets)
+def op_matching(names: Sequence[str], when, loc) -> Predicate:
+    """`{op_name: NAMES, when: {ATTR: VALUES}}`: one of the ops, with these
+    attributes (the `when:` of rules/interfaces.yaml)."""
+    from ..interfaces import condition_from_data
+    names = frozenset(names)
+    conditions = [condition_from_data(name, when, loc) for name in names] if when is not None else []
+    condition = conditions[0] if conditions else None
 
     def predicate(op: HeuristicOp, factor: int) -> bool:
-        if op.name != "stablehlo.custom_call":
-            return False
-        attrs = op.operation.attributes
-        return "call_target_name" in attrs and ir.StringAttr(attrs["call_target_name"]).value in targets
+        return op.name in names and (condition is None or condition.holds(op.operation))
     return predicate
 
 
@@ -143,37 +124,45 @@ class Heuristic:
         return self.default
 
 
-def predicate_from_spec(spec) -> Predicate:
-    """`"elementwise"`, `{op_name: [..]}`, `{all: [...]}`, `{any: [...]}`, `{not: spec}`."""
+def predicate_from_spec(spec, loc=None) -> Predicate:
+    """`"elementwise"`, `{op_name: NAME(S), when: {..}}`, `{all: [...]}`, `{any: [...]}`, `{not: spec}`."""
     if isinstance(spec, str):
         try:
             return PREDICATES[spec]
         except KeyError:
             raise ValueError(f"unknown heuristic predicate '{spec}'; known: "
                              f"{sorted(PREDICATES)}") from None
+    if isinstance(spec, dict) and "op_name" in spec and set(spec) <= {"op_name", "when"}:
+        value = spec["op_name"]
+        names = [value] if isinstance(value, str) else list(value)
+        from ..interfaces import check_op_name
+        for name in names:
+            check_op_name(str(name), _loc(spec, "op_name", loc))
+        return op_matching(names, spec.get("when"), _loc(spec, "when", loc))
     if isinstance(spec, dict) and len(spec) == 1:
         (key, value), = spec.items()
-        if key == "op_name":
-            return op_name_in([value] if isinstance(value, str) else value)
-        if key == "custom_call_target":
-            return custom_call_target_in([value] if isinstance(value, str) else value)
         if key == "all":
-            parts = [predicate_from_spec(s) for s in value]
+            parts = [predicate_from_spec(s, loc) for s in value]
             return lambda op, f: all(p(op, f) for p in parts)
         if key == "any":
-            parts = [predicate_from_spec(s) for s in value]
+            parts = [predicate_from_spec(s, loc) for s in value]
             return lambda op, f: any(p(op, f) for p in parts)
         if key == "not":
-            inner = predicate_from_spec(value)
+            inner = predicate_from_spec(value, loc)
             return lambda op, f: not inner(op, f)
     raise ValueError(f"bad heuristic predicate: {spec!r}")
 
 
-def heuristics_from_data(data: Sequence[dict]) -> list[Heuristic]:
+def _loc(spec, key, default):
+    getter = getattr(spec, "loc_of", None)
+    return getter(key) if getter is not None else default
+
+
+def heuristics_from_data(data: Sequence[dict], loc=None) -> list[Heuristic]:
     """Build heuristics from plain data (as loaded from YAML)."""
     out = []
     for entry in data:
-        cases = [Case(predicate_from_spec(c["when"]), Direction.parse(c["direction"]),
+        cases = [Case(predicate_from_spec(c["when"], loc), Direction.parse(c["direction"]),
                       str(c["when"]))
                  for c in entry.get("cases", ())]
         out.append(Heuristic(entry["name"], cases,
@@ -181,16 +170,60 @@ def heuristics_from_data(data: Sequence[dict]) -> list[Heuristic]:
     return out
 
 
-# The reference's schedule, in its order, is the built-in rule file: it is
-# the one place the default is written.
-BUILTIN_HEURISTICS_FILE = (Path(__file__).resolve().parents[3] / "rules" / "propagation"
-                           / "op_priority_heuristics.yaml")
+HEURISTIC_KEYS = ("name", "cases", "default", "delete")
 
 
-@functools.cache
-def _builtin_heuristics_data() -> list:
-    return yaml.safe_load(BUILTIN_HEURISTICS_FILE.read_text())["heuristics"]
+def load_heuristic_layers(paths) -> list[Heuristic]:
+    """The op-priority schedule: the built-in file, then users' files over it.
+
+    A later file's heuristic replaces the one of the same name in place, a new
+    name is appended, `{name: N, delete: true}` removes one, and a top-level
+    `order: [NAMES]` sets the order (it must list every heuristic)."""
+    from ...interp.yaml_loader import Loc, load_yaml
+    entries: dict[str, tuple] = {}  # name -> (entry, loc)
+    for path in paths:
+        doc = load_yaml(path)
+        top = getattr(doc, "loc", Loc(str(path), 1, 1))
+        if not isinstance(doc, dict) or not isinstance(doc.get("heuristics", []), list):
+            raise top.error("expected a mapping with a 'heuristics' list (and optional 'order')")
+        for key in doc:
+            if key not in ("heuristics", "order"):
+                raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'heuristics' or 'order')")
+        items = doc.get("heuristics") or []
+        names_here = [str(e.get("name")) for e in items if isinstance(e, dict)]
+        full_copy = bool(entries) and set(entries) <= set(names_here)
+        for i, entry in enumerate(items):
+            loc = items.item_locs[i]
+            if not isinstance(entry, dict) or "name" not in entry:
+                raise loc.error("a heuristic is a mapping with 'name', optional 'cases' and 'default'")
+            for key in entry:
+                if key not in HEURISTIC_KEYS:
+                    raise entry.key_loc(key).error(f"unknown heuristic key '{key}' (expected one of: "
+                                                   + ", ".join(HEURISTIC_KEYS) + ")")
+            name = str(entry["name"])
+            if entry.get("delete"):
+                if name not in entries:
+                    raise loc.error(f"no heuristic '{name}' to delete")
+                del entries[name]
+                continue
+            try:
+                heuristics_from_data([entry], loc)
+            except (ValueError, KeyError, TypeError) as e:
+                raise loc.error(f"heuristic '{name}': {e}") from None
+            entries[name] = (entry, loc)
+        if full_copy and "order" not in doc:
+            # A file that names every heuristic is a whole schedule: its order wins.
+            entries = {n: entries[n] for n in names_here if n in entries} | entries
+        if "order" in doc:
+            order = doc["order"]
+            oloc = doc.loc_of("order")
+            if not isinstance(order, list) or sorted(map(str, order)) != sorted(entries):
+                raise oloc.error("'order' must list every heuristic once: " + ", ".join(entries))
+            entries = {str(n): entries[str(n)] for n in order}
+    return [h for entry, loc in entries.values() for h in heuristics_from_data([entry], loc)]
 
 
 def default_heuristics() -> list[Heuristic]:
-    return heuristics_from_data(_builtin_heuristics_data())
+    """The running pass's schedule (the built-in file, with a user's layered over it)."""
+    from ...rule_library import builtin_library
+    return builtin_library().heuristics

@@ -1,0 +1,101 @@
+"""The rule files of one run, resolved in one place.
+
+A run sees the built-in `rules/` directory and then each `--rules DIR` of the
+user, in order (later wins). This object answers, for the whole run:
+- which file defines each pass (`pass_files`): a file whose top-level mapping
+  has `pass:`; two files of one directory defining the same pass is an error
+  naming both; a user's directory may redefine a built-in pass;
+- the layers of a data file (`data_layers`): the built-in file, then the
+  user's same-named file under each directory, merged per entry by their
+  loaders (per op, per custom_call target, per heuristic, per interface op);
+- the op registry built from those layers (`op_registry`) and the op-priority
+  heuristics (`heuristics`).
+The run carries it (PassRegistry, RewriteContext, sdy_dsl.runtime.op_registry.using).
+"""
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+from .errors import RuleFileError, UsageError
+
+BUILTIN_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+
+INTERFACES_FILE = "interfaces.yaml"
+OP_SHARDING_RULES_FILE = "op_sharding_rules.yaml"
+HEURISTICS_FILE = "op_priority_heuristics.yaml"
+DATA_FILES = (INTERFACES_FILE, OP_SHARDING_RULES_FILE, HEURISTICS_FILE)
+
+
+class RuleLibrary:
+    def __init__(self, user_dirs=(), include_builtin: bool = True):
+        self.user_dirs = [Path(d) for d in user_dirs]
+        for d in self.user_dirs:
+            if not d.is_dir():
+                raise UsageError(f"rules directory '{d}' does not exist")
+        self.dirs = ([BUILTIN_RULES_DIR] if include_builtin else []) + self.user_dirs
+
+    # ------------------------------------------------------------------ files
+    def data_layers(self, name: str) -> list[Path]:
+        """The files named `name`, built-in first; at most one per directory."""
+        layers = []
+        for directory in [BUILTIN_RULES_DIR] + self.user_dirs:
+            found = sorted(p for p in directory.rglob(name) if p.is_file())
+            if len(found) > 1:
+                raise RuleFileError(found[1], 1, 1, f"a second '{name}' in rules directory "
+                                    f"'{directory}'", notes=(f"the first is {found[0]}",))
+            layers.extend(found)
+        return layers
+
+    @cached_property
+    def pass_files(self) -> dict[str, Path]:
+        """The file that defines each pass (the last layer's)."""
+        return {name: paths[-1] for name, paths in self.pass_layers.items()}
+
+    @cached_property
+    def pass_layers(self) -> dict[str, list[Path]]:
+        """Every file defining each pass, built-in first (a user's file may
+        redefine a pass, or `extends:` the definition below it)."""
+        from .interp.yaml_loader import load_yaml
+        files: dict[str, list[Path]] = {}
+        for directory in self.dirs:
+            in_this_dir: dict[str, Path] = {}
+            for path in sorted(directory.rglob("*.yaml")):
+                if path.name in DATA_FILES:
+                    continue
+                doc = load_yaml(path)
+                if not isinstance(doc, dict) or "pass" not in doc:
+                    continue
+                name = doc["pass"]
+                if not isinstance(name, str):
+                    raise doc.loc_of("pass").error("'pass' must be a pass name")
+                name = name.strip()
+                if name in in_this_dir:
+                    raise doc.loc_of("pass").error(
+                        f"pass '{name}' is defined twice", notes=(f"also defined in {in_this_dir[name]}",))
+                in_this_dir[name] = path
+            for name, path in in_this_dir.items():
+                files.setdefault(name, []).append(path)
+        return files
+
+    # ------------------------------------------------------------------ data
+    @cached_property
+    def op_registry(self):
+        from .runtime.op_registry import OpRegistry
+        return OpRegistry(self.data_layers(INTERFACES_FILE), self.data_layers(OP_SHARDING_RULES_FILE))
+
+    @cached_property
+    def heuristics(self):
+        from .runtime.propagation.heuristics import load_heuristic_layers
+        return load_heuristic_layers(self.data_layers(HEURISTICS_FILE))
+
+
+_builtin: RuleLibrary | None = None
+
+
+def builtin_library() -> RuleLibrary:
+    """The built-in rules alone (what runs outside a CLI run or API call)."""
+    global _builtin
+    if _builtin is None:
+        _builtin = RuleLibrary()
+    return _builtin

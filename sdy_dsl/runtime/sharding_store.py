@@ -1,0 +1,248 @@
+"""The sharding store: where each value's sharding lives, read and written.
+
+Where a value's sharding lives is the op registry's slot declaration
+(rules/interfaces.yaml): an op's `sdy.sharding`, a single attribute
+(`sharding`, a collective's `out_sharding`), per-value `in_shardings` /
+`out_shardings`, or `sdy.sharding` in a func's arg/res attributes. Edge
+owners that strip manual axes (a manual computation's block arguments) are
+read without them and written back with them.
+
+Two modes, one slot logic:
+- `ShardingStore(table)` reads and writes the IR at once (rule-based passes,
+  whose patterns read the attributes themselves);
+- `ShardingStore(table, buffered=True)` reads each slot once, keeps it in
+  plain Python while a pass works (propagation) and writes every changed
+  slot back once, on `flush()`.
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from .sharding import DimSharding, TensorSharding, codec
+from .values import operation
+
+FUNC_ARGS, FUNC_RESULTS = "arg_attrs", "res_attrs"
+
+
+def rank_of(value_type: ir.Type) -> int:
+    return value_type.rank if isinstance(value_type, ir.ShapedType) and value_type.has_rank else 0
+
+
+def fully_open(mesh_name, rank: int, inline_mesh=None) -> TensorSharding:
+    return TensorSharding(mesh_name, tuple(DimSharding((), False) for _ in range(rank)),
+                          inline_mesh=inline_mesh)
+
+
+def erase_manual_axes(sharding: TensorSharding, manual_axes) -> TensorSharding:
+    """The sharding with the manual axes dropped (dims, replicated, unreduced)."""
+    manual = set(manual_axes)
+    return sharding.map_axes(lambda axes: tuple(a for a in axes if a.name not in manual))
+
+
+def add_free_axes(outer: TensorSharding, free: TensorSharding, manual_axes) -> TensorSharding:
+    """Shardy's addFreeAxesToManualComputationSharding: `outer`'s manual axes
+    followed by `free`'s axes in each dim (open/closed and priority of `free`),
+    on `free`'s mesh, with `outer`'s replicated and unreduced axes."""
+    from dataclasses import replace
+    manual = set(manual_axes)
+    dims = tuple(replace(new_dim, axes=tuple(a for a in old_dim.axes if a.name in manual) + new_dim.axes)
+                 for old_dim, new_dim in zip(outer.dims, free.dims))
+    return replace(outer, mesh_name=free.mesh_name, inline_mesh=free.inline_mesh, dims=dims)
+
+
+class ShardingStore:
+    def __init__(self, table, buffered: bool = False):
+        self.table = table  # the InterfaceRegistry of the run
+        self.buffered = buffered
+        self._slots: dict = {}  # (op, attr) -> list of shardings (None: absent)
+        self._dirty: set = set()
+
+    # ------------------------------------------------------------------ locating
+    def locate(self, value: ir.Value):
+        """(op, SlotDecl, index) of the slot holding `value`'s sharding, or None."""
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            op = owner.owner.operation
+            decl = self.table.of(op.name).block_args
+            if decl is None:
+                return None
+            return op, decl, ir.BlockArgument(value).arg_number
+        op = owner.operation
+        decl = self.table.result_slot(op.name)
+        if decl is None:
+            return None
+        return op, decl, ir.OpResult(value).result_number
+
+    def _manual_axes(self, op: ir.Operation, decl, is_block_arg: bool):
+        if not is_block_arg or decl.kind == "func-arg-attrs":
+            return None
+        flow = self.table.data_flow(op)
+        if flow is None or not flow.strip_manual_axes:
+            return None
+        return codec.manual_axes(op.attributes[flow.strip_manual_axes]).axes
+
+    # ------------------------------------------------------------------ reading
+    def _read(self, op: ir.Operation, attr: str, kind: str, values) -> list:
+        attrs = op.attributes
+        if kind == "func-arg-attrs":
+            if attr not in attrs:
+                return [None] * len(values)
+            out = []
+            for d in ir.ArrayAttr(attrs[attr]):
+                d = ir.DictAttr(d)
+                out.append(codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None)
+            return out
+        if attr not in attrs:
+            return [None] * (1 if kind == "single" else len(values))
+        if kind == "single":
+            return [codec.tensor_sharding(attrs[attr])]
+        return list(codec.sharding_per_value(attrs[attr]))
+
+    def _slot(self, op: ir.Operation, attr: str, kind: str, values) -> list:
+        if not self.buffered:
+            return self._read(op, attr, kind, values)
+        key = (op, attr)
+        try:
+            return self._slots[key]
+        except KeyError:
+            found = self._slots[key] = self._read(op, attr, kind, values)
+            return found
+
+    def _values_of(self, op: ir.Operation, decl, is_block_arg: bool):
+        if decl.kind == "func-arg-attrs" or is_block_arg:
+            blocks = op.regions[0].blocks
+            return blocks[0].arguments if len(blocks) else ()
+        return op.results
+
+    def get(self, value: ir.Value) -> TensorSharding | None:
+        where = self.locate(value)
+        if where is None:
+            return None
+        op, decl, index = where
+        is_block_arg = isinstance(value.owner, ir.Block)
+        attr = FUNC_ARGS if decl.kind == "func-arg-attrs" else decl.attr
+        shardings = self._slot(op, attr, decl.kind, self._values_of(op, decl, is_block_arg))
+        sharding = shardings[0 if decl.kind == "single" else index]
+        if sharding is not None:
+            manual = self._manual_axes(op, decl, is_block_arg)
+            if manual:
+                sharding = erase_manual_axes(sharding, manual)
+        return sharding
+
+    # ------------------------------------------------------------------ writing
+    def set(self, value: ir.Value, sharding: TensorSharding | None) -> bool:
+        """Set (None: clear) a value's sharding; returns whether it changed.
+
+        A per-value slot that does not exist yet gets fully open shardings on
+        the same mesh for the op's other values (what Shardy does)."""
+        where = self.locate(value)
+        if where is None:
+            raise ValueError(f"'{_owner_name(value)}' keeps no sharding for this value")
+        op, decl, index = where
+        is_block_arg = isinstance(value.owner, ir.Block)
+        attr = FUNC_ARGS if decl.kind == "func-arg-attrs" else decl.attr
+        values = self._values_of(op, decl, is_block_arg)
+        shardings = self._slot(op, attr, decl.kind, values)
+        position = 0 if decl.kind == "single" else index
+        if sharding is not None:
+            manual = self._manual_axes(op, decl, is_block_arg)
+            if manual and shardings[position] is not None:
+                sharding = add_free_axes(shardings[position], sharding, manual)
+        if shardings[position] == sharding:
+            return False
+        if sharding is None and decl.kind == "per-value":
+            raise ValueError(f"a sharding of '{op.name}' kept in '{attr}' cannot be cleared alone")
+        if decl.kind == "per-value" and any(s is None for s in shardings):
+            shardings = [s if s is not None else fully_open(sharding.mesh_name, rank_of(v.type),
+                                                            sharding.inline_mesh)
+                         for s, v in zip(shardings, values)]
+            if self.buffered:
+                self._slots[(op, attr)] = shardings
+        shardings[position] = sharding
+        self._write_or_mark(op, attr, decl.kind, shardings)
+        return True
+
+    def func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
+        return self._slot(func, FUNC_RESULTS, "func-arg-attrs", _func_results(func))[index]
+
+    def set_func_result(self, func: ir.Operation, index: int, sharding: TensorSharding | None) -> bool:
+        shardings = self._slot(func, FUNC_RESULTS, "func-arg-attrs", _func_results(func))
+        if shardings[index] == sharding:
+            return False
+        shardings[index] = sharding
+        self._write_or_mark(func, FUNC_RESULTS, "func-arg-attrs", shardings, index)
+        return True
+
+    def _write_or_mark(self, op, attr, kind, shardings, index=None) -> None:
+        if self.buffered:
+            self._dirty.add((op, attr, kind))
+            return
+        _write(op, attr, kind, shardings)
+
+    def flush(self) -> None:
+        """Write every changed slot back to the IR (buffered mode).
+
+        Writes are gathered first: an ir.Operation's hash changes when its
+        attributes do, so no op-keyed lookup may follow a write."""
+        writes = [(op, attr, kind, self._slots[(op, attr)]) for op, attr, kind in self._dirty]
+        self._dirty.clear()
+        for op, attr, kind, shardings in writes:
+            _write(op, attr, kind, shardings)
+        self._slots.clear()
+
+    def forget(self, op: ir.Operation) -> None:
+        """Drop an op about to be erased."""
+        for key in [k for k in self._dirty if k[0] == op]:
+            self._dirty.discard(key)
+        for key in [k for k in self._slots if k[0] == op]:
+            del self._slots[key]
+
+
+def _func_results(func: ir.Operation):
+    ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    return ftype.results
+
+
+def _write(op: ir.Operation, attr: str, kind: str, shardings) -> None:
+    if kind == "single":
+        if shardings[0] is None:
+            if attr in op.attributes:
+                del op.attributes[attr]
+        else:
+            op.attributes[attr] = codec.tensor_sharding_attr(shardings[0])
+    elif kind == "per-value":
+        op.attributes[attr] = codec.sharding_per_value_attr(shardings)
+    else:
+        _write_func_attr_shardings(op, attr, shardings)
+
+
+def _write_func_attr_shardings(func: ir.Operation, key: str, shardings) -> None:
+    attrs = func.attributes
+    if key in attrs:
+        dicts = list(ir.ArrayAttr(attrs[key]))
+    else:
+        if all(s is None for s in shardings):
+            return
+        dicts = [ir.DictAttr.get({}) for _ in shardings]
+    changed = False
+    for index, sharding in enumerate(shardings):
+        d = ir.DictAttr(dicts[index])
+        current = codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
+        if current == sharding:
+            continue
+        entries = {n.name: n.attr for n in d}
+        if sharding is None:
+            entries.pop("sdy.sharding", None)
+        else:
+            entries["sdy.sharding"] = codec.tensor_sharding_attr(sharding)
+        dicts[index] = ir.DictAttr.get(entries)
+        changed = True
+    if changed:
+        attrs[key] = ir.ArrayAttr.get(dicts)
+
+
+def _owner_name(value: ir.Value) -> str:
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return operation(owner.owner).name
+    return operation(owner).name

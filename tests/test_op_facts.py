@@ -1,0 +1,304 @@
+"""One home for op facts: rule data reaches propagation, users' files layer
+over the built-in ones, and misspellings are located errors.
+
+Each divergence case compares with the C++ reference on the same input; a
+tuning case whose behaviour the reference cannot be told about (a user's data
+file) compares with the reference on the equivalent module written with
+built-in ops or an explicit `sdy.sharding_rule`.
+"""
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from lit_runner import run_sdy_dsl
+from reference import run_reference
+
+MESH = 'sdy.mesh @mesh = <["a"=2, "b"=2]>\n'
+
+
+def _opt(tmp_path: Path, module: str, *flags: str, rules: Path | None = None):
+    source = tmp_path / "in.mlir"
+    source.write_text(module)
+    argv = ["opt", str(source), *flags] + (["--rules", str(rules)] if rules else [])
+    return run_sdy_dsl(argv)
+
+
+def _same_as_reference(tmp_path, module: str, flag: str, pipeline: str) -> str:
+    rc, out, err = _opt(tmp_path, module, flag)
+    assert rc == 0, err
+    ok, expected = run_reference(module, pipeline)
+    assert ok
+    assert out == expected
+    return out
+
+
+def _user_dir(tmp_path: Path, files: dict[str, str]) -> Path:
+    rules = tmp_path / "my_rules"
+    rules.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (rules / name).parent.mkdir(parents=True, exist_ok=True)
+        (rules / name).write_text(textwrap.dedent(text))
+    return rules
+
+
+def _shardings(text: str) -> list[list[str]]:
+    return [re.findall(r"#sdy\.sharding[^>]*>+|<@mesh[^>]*>", line) for line in text.splitlines()]
+
+
+# ----------------------------------------------------------------- divergences
+
+
+def test_collective_keeps_its_sharding_in_out_sharding(tmp_path):
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<8x8xf32> {
+          %0 = sdy.all_gather [{}, {"b"}] %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
+          %1 = stablehlo.negate %0 : tensor<8x8xf32>
+          return %1 : tensor<8x8xf32>
+        }
+        """)
+    out = _same_as_reference(tmp_path, module, "-sdy-basic-propagate", "builtin.module(sdy-basic-propagate)")
+    assert 'stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>}' in out
+
+
+def test_user_priority_never_writes_sdy_sharding_on_a_collective(tmp_path):
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) -> tensor<8x8xf32> {
+          %0 = sdy.all_reduce {"b"} %arg0 out_sharding=<@mesh, [{"a", ?}, {?}]> : tensor<8x8xf32>
+          %1 = stablehlo.negate %0 : tensor<8x8xf32>
+          return %1 : tensor<8x8xf32>
+        }
+        """)
+    out = _same_as_reference(tmp_path, module, "-sdy-user-priority-propagate",
+                             "builtin.module(sdy-user-priority-propagate)")
+    all_reduce = next(line for line in out.splitlines() if "sdy.all_reduce" in line)
+    assert "sdy.sharding" not in all_reduce
+
+
+BLOCKED = MESH + textwrap.dedent("""\
+    func.func @main(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+      %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+      %1 = stablehlo.dot_general %0, %arg1, contracting_dims = [1] x [0]%s : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+      return %1 : tensor<8x8xf32>
+    }
+    """)
+BLOCKED_RULE = (' {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k],[k, j])->([i, j]) {i=8, j=8, k=8} '
+                'reduction={k} blocked_propagation={k}>}')
+
+
+def test_blocked_propagation_factor_is_not_crossed(tmp_path):
+    out = _same_as_reference(tmp_path, BLOCKED.replace("%s", BLOCKED_RULE), "-sdy-basic-propagate",
+                             "builtin.module(sdy-basic-propagate)")
+    # The contracting factor k is blocked: %arg1's "a" never reaches the negate.
+    assert "%0 = stablehlo.negate %arg0 : tensor<8x8xf32>" in out
+
+
+def test_blocked_propagation_declared_in_a_users_rule_file(tmp_path):
+    rules = _user_dir(tmp_path, {"op_sharding_rules.yaml": """\
+        stablehlo.dot_general:
+          rule: "([i, k], [k, j]) -> ([i, j])"
+          reduction: [k]
+          blocked_propagation: [k]
+        """})
+    rc, out, err = _opt(tmp_path, BLOCKED.replace("%s", ""), "-sdy-basic-propagate", rules=rules)
+    assert rc == 0, err
+    ok, expected = run_reference(BLOCKED.replace("%s", BLOCKED_RULE), "builtin.module(sdy-basic-propagate)")
+    assert ok and out == expected
+
+
+def test_conservative_slice_blocks_its_sliced_dimension(tmp_path):
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<4x8xf32> {
+          %0 = stablehlo.slice %arg0 [0:4, 0:8] : (tensor<8x8xf32>) -> tensor<4x8xf32>
+          %1 = stablehlo.negate %0 : tensor<4x8xf32>
+          return %1 : tensor<4x8xf32>
+        }
+        """)
+    out = _same_as_reference(tmp_path, module, "-sdy-basic-propagate=conservative-propagation=true",
+                             "builtin.module(sdy-basic-propagate{conservative-propagation=true})")
+    assert 'stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"b", ?}]>]>}' in out
+
+
+# ----------------------------------------------------------------- tuning paths
+
+
+PASSTHROUGH = MESH + textwrap.dedent("""\
+    func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<8x8xf32> {
+      %0 = %s(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+      %1 = stablehlo.negate %0 : tensor<8x8xf32>
+      return %1 : tensor<8x8xf32>
+    }
+    """)
+CHAIN = "-sdy-add-data-flow-edges", "-sdy-basic-propagate", "-sdy-sink-data-flow-edges"
+CHAIN_PIPELINE = "builtin.module(sdy-add-data-flow-edges,sdy-basic-propagate,func.func(sdy-sink-data-flow-edges))"
+
+
+def test_custom_call_declared_data_flow_op_propagates_like_a_barrier(tmp_path):
+    rules = _user_dir(tmp_path, {"interfaces.yaml": """\
+        ops:
+          stablehlo.custom_call:
+            data-flow:
+              when: {call_target_name: my_passthrough}
+              owners: [results]
+              sources: [operands]
+        """})
+    module = PASSTHROUGH.replace("%s", "stablehlo.custom_call @my_passthrough")
+    rc, out, err = _opt(tmp_path, module, *CHAIN, rules=rules)
+    assert rc == 0, err
+    barrier = PASSTHROUGH.replace("%s(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>",
+                                  "stablehlo.optimization_barrier %arg0 : tensor<8x8xf32>")
+    ok, expected = run_reference(barrier, CHAIN_PIPELINE)
+    assert ok
+    # The two ops print differently; every sharding, line by line, is the same.
+    assert _shardings(out) == _shardings(expected)
+    assert 'stablehlo.negate %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {"b", ?}]>]>}' in out
+
+
+ELEMENTWISE_CALL = MESH + textwrap.dedent("""\
+    func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+      %0 = stablehlo.custom_call @my_scale(%arg0)%s : (tensor<8x8xf32>) -> tensor<8x8xf32>
+      %1 = stablehlo.add %0, %arg1 : tensor<8x8xf32>
+      return %1 : tensor<8x8xf32>
+    }
+    """)
+
+
+def test_one_custom_call_entry_layers_over_the_builtin_rules(tmp_path):
+    # The user's file holds one custom_call target only: every built-in op
+    # (the add after it) keeps its rule.
+    rules = _user_dir(tmp_path, {"op_sharding_rules.yaml": """\
+        stablehlo.custom_call:
+          by: call_target_name
+          cases:
+            my_scale: elementwise
+        """})
+    rc, out, err = _opt(tmp_path, ELEMENTWISE_CALL.replace("%s", ""), "-sdy-basic-propagate", rules=rules)
+    assert rc == 0, err
+    with_rule = ELEMENTWISE_CALL.replace(
+        "%s", " {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>}")
+    ok, expected = run_reference(with_rule, "builtin.module(sdy-basic-propagate)")
+    assert ok and out == expected
+    assert 'stablehlo.add %0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {"b", ?}]>]>}' in out
+
+
+def test_a_case_can_be_deleted_from_the_builtin_rules(tmp_path):
+    rules = _user_dir(tmp_path, {"op_sharding_rules.yaml": "stablehlo.negate: delete\n"})
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> (tensor<8xf32>, tensor<8xf32>) {
+          %0 = stablehlo.negate %arg0 : tensor<8xf32>
+          %1 = stablehlo.abs %arg0 : tensor<8xf32>
+          return %0, %1 : tensor<8xf32>, tensor<8xf32>
+        }
+        """)
+    rc, out, err = _opt(tmp_path, module, "-sdy-basic-propagate", rules=rules)
+    assert rc == 0, err
+    assert "%0 = stablehlo.negate %arg0 : tensor<8xf32>" in out  # no rule: nothing crosses it
+    assert 'stablehlo.abs %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>}' in out
+
+
+def test_populate_op_sharding_rules_prints_the_users_rule(tmp_path):
+    rules = _user_dir(tmp_path, {"op_sharding_rules.yaml": """\
+        stablehlo.custom_call:
+          by: call_target_name
+          cases:
+            my_scale: elementwise
+        """})
+    rc, out, err = _opt(tmp_path, ELEMENTWISE_CALL.replace("%s", ""), "-sdy-populate-op-sharding-rules",
+                        rules=rules)
+    assert rc == 0, err
+    assert ("stablehlo.custom_call @my_scale(%arg0) {sdy.sharding_rule = "
+            "#sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>}") in out
+    assert "stablehlo.add %0, %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=8}>}" in out
+
+
+CLOSE_MODULE = MESH + textwrap.dedent("""\
+    func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}]>}) -> tensor<8xf32> {
+      %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}]>]>, my.tag} : tensor<8xf32>
+      return %0 : tensor<8xf32>
+    }
+    """)
+
+
+def test_extends_adds_one_rule_to_a_builtin_pass(tmp_path):
+    rules = _user_dir(tmp_path, {"close_shardings.yaml": """\
+        pass: sdy-close-shardings
+        extends: sdy-close-shardings
+        rules:
+          - id: drop-my-tag
+            match: "%r = stablehlo.negate(%x) {my.tag = $t}"
+            rewrite: ["remove_attr($root, 'my.tag')"]
+        # The walk driver fires one rule per op: the new rule gets its own stage.
+        stages:
+          - {name: close, rules: [close-and-drop-replicated]}
+          - {name: tags, rules: [drop-my-tag]}
+        """})
+    rc, out, err = _opt(tmp_path, CLOSE_MODULE, "-sdy-close-shardings", rules=rules)
+    assert rc == 0, err
+    ok, expected = run_reference(CLOSE_MODULE.replace(", my.tag", ""), "builtin.module(sdy-close-shardings)")
+    assert ok and out == expected  # the built-in rules still ran, and the new one too
+
+
+def test_new_pass_runs_from_a_pipeline_file(tmp_path):
+    rules = _user_dir(tmp_path, {"drop_tag.yaml": """\
+        pass: my-drop-tag
+        summary: Drops my.tag.
+        rules:
+          - id: drop-my-tag
+            match: "%r = stablehlo.negate(%x) {my.tag = $t}"
+            rewrite: ["remove_attr($root, 'my.tag')"]
+        """})
+    pipeline = tmp_path / "p.yaml"
+    pipeline.write_text("passes:\n  - my-drop-tag\n  - sdy-close-shardings\n")
+    source = tmp_path / "in.mlir"
+    source.write_text(CLOSE_MODULE)
+    rc, out, err = run_sdy_dsl(["run", str(pipeline), str(source), "--rules", str(rules)])
+    assert rc == 0, err
+    ok, expected = run_reference(CLOSE_MODULE.replace(", my.tag", ""), "builtin.module(sdy-close-shardings)")
+    assert ok and out == expected
+
+
+def test_basic_then_aggressive_schedule_in_yaml(tmp_path):
+    rules = _user_dir(tmp_path, {"two_step.yaml": """\
+        pass: my-basic-then-aggressive
+        extends: sdy-basic-propagate
+        summary: Basic propagation to a fixed point, then aggressive.
+        params:
+          schedule:
+            - strategies: [basic, aggressive]
+        """})
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}, {}]>}) -> tensor<8x8xf32> {
+          %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+          %1 = stablehlo.negate %0 : tensor<8x8xf32>
+          return %1 : tensor<8x8xf32>
+        }
+        """)
+    rc, out, err = _opt(tmp_path, module, "-my-basic-then-aggressive", rules=rules)
+    assert rc == 0, err
+    ok, expected = run_reference(module, "builtin.module(sdy-basic-propagate,sdy-aggressive-propagate)")
+    assert ok and out == expected
+
+
+# ----------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("files, where, message", [
+    ({"op_sharding_rules.yaml": "stablehlo.custom_cal: elementwise\n"}, "op_sharding_rules.yaml:1:1",
+     "unknown op 'stablehlo.custom_cal'; did you mean 'stablehlo.custom_call'?"),
+    ({"op_sharding_rules.yaml": "stablehlo.custom_call:\n  by: call_target\n  cases: {x: elementwise}\n"},
+     "op_sharding_rules.yaml:2:7", "op 'stablehlo.custom_call' has no attribute 'call_target'"),
+    ({"interfaces.yaml": "ops:\n  stablehlo.custom_call:\n    data-flow:\n      when: {target: x}\n"
+                         "      owners: [results]\n"},
+     "interfaces.yaml:4:14", "op 'stablehlo.custom_call' has no attribute 'target'"),
+    ({"a.yaml": "pass: my-pass\nsummary: a\nrules: []\n", "b.yaml": "pass: my-pass\nsummary: b\nrules: []\n"},
+     "b.yaml:1:7", "pass 'my-pass' is defined twice"),
+])
+def test_misspellings_are_located_errors(tmp_path, files, where, message):
+    rules = _user_dir(tmp_path, files)
+    rc, out, err = _opt(tmp_path, ELEMENTWISE_CALL.replace("%s", ""), "-sdy-basic-propagate", rules=rules)
+    assert rc == 1
+    assert f"{where}: error: {message}" in err
+    assert "Traceback" not in err
