@@ -9,7 +9,32 @@ from __future__ import annotations
 
 import pyparsing as pp
 
-from .fast_syntax import balanced_attr_end
+
+def balanced_attr_end(text: str, loc: int) -> int:
+    """Where an attribute literal starting at `loc` ends: the next ',' or
+    closing bracket outside brackets and strings."""
+    depth, i, quote = 0, loc, None
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch == '"':
+            quote = ch
+        elif ch in "<[({":
+            depth += 1
+        elif ch in ">])}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            break
+        i += 1
+    return i
+
+
 
 from .syntax import (AttrEntry, Arith, Bind, BlockPattern, BoolOp, Call, Compare, GetAttr, IfElse,
                      Lambda, ListExpr, Lit, Not, OpPattern, RegionPattern, ValueVar, Var)

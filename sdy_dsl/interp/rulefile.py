@@ -151,6 +151,17 @@ def load_rule_file(path: Path | str, base_of: Callable | None = None) -> PassDef
     and params over the base."""
     path = Path(path)
     doc = load_yaml(path)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError):
+        text = None  # load_yaml read it: only a race gets here
+    if text is None:
+        return _load_rule_doc(path, doc, base_of)
+    with S.trees_cached_for(text):
+        return _load_rule_doc(path, doc, base_of)
+
+
+def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     top = Loc(str(path), 1, 1)
     _expect(isinstance(doc, LocDict), top, "a rule file is a mapping with at least 'pass', 'summary' and 'rules'")
     for key in doc:

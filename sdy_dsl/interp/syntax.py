@@ -22,13 +22,16 @@
        rank(%x) >= 2 and $s.rank == rank(%x)
        for_each_sharding($root, $s => closed($s))     # `$x => e` is a lambda
 
-The grammars are defined with pyparsing in grammar.py, which also produces
-every syntax error. Well-formed text is parsed by the hand-written parsers in
-fast_syntax.py, which accept the same languages and build the same trees;
-grammar.py (and pyparsing) is imported only for text they do not parse.
+The grammars are defined with pyparsing in grammar.py, the one parser of
+both languages, which also produces every syntax error. Parsing is slow
+(pyparsing builds each tree in milliseconds), so the trees of a rule file are
+kept, by the file's content, in the user's cache (see `trees_cached_for`):
+a rule file is parsed once, not at every start.
 """
 from __future__ import annotations
 
+import contextlib
+import copy
 from dataclasses import dataclass, field
 
 # --------------------------------------------------------------------------- AST
@@ -175,34 +178,72 @@ class SyntaxErrorAt(Exception):
 _UNPARSED_TAIL = "cannot parse from here (unclosed bracket or unknown syntax)"
 
 
-def parse_pattern(text: str) -> Pattern:
-    from .fast_syntax import parse_pattern_fast
-    pattern = parse_pattern_fast(text)
-    if pattern is not None:
-        return pattern
-    # A syntax error (or input the fast parser leaves to the grammar): the grammar decides.
-    import pyparsing as pp
+# Trees parsed in this process, by (language, text); `trees_cached_for` fills
+# it from, and saves it to, the cache entry of the rule file being loaded.
+_TREES: dict[tuple[str, str], object] = {}
+_NEW_TREES: list[tuple[str, str]] = []
 
-    from .grammar import PATTERN
-    try:
-        lines = PATTERN.parse_string(text, parse_all=True)
-    except pp.ParseBaseException as e:
-        why = e.msg if "end of text" not in e.msg else _UNPARSED_TAIL
-        raise SyntaxErrorAt(e.loc, f"invalid pattern: {why}") from None
-    return Pattern(list(lines))
+
+def parse_pattern(text: str) -> Pattern:
+    key = ("pattern", text)
+    tree = _TREES.get(key)
+    if tree is None:
+        import pyparsing as pp
+
+        from .grammar import PATTERN
+        try:
+            lines = PATTERN.parse_string(text, parse_all=True)
+        except pp.ParseBaseException as e:
+            why = e.msg if "end of text" not in e.msg else _UNPARSED_TAIL
+            raise SyntaxErrorAt(e.loc, f"invalid pattern: {why}") from None
+        tree = _TREES[key] = Pattern(list(lines))
+        _NEW_TREES.append(key)
+    if _used is not None:
+        _used.add(key)
+    return copy.deepcopy(tree)
 
 
 def parse_expr(text: str) -> Expr:
-    from .fast_syntax import parse_expr_fast
-    node = parse_expr_fast(text)
-    if node is not None:
-        return node
-    # A syntax error (or input the fast parser leaves to the grammar): the grammar decides.
-    import pyparsing as pp
+    key = ("expr", text)
+    tree = _TREES.get(key)
+    if tree is None:
+        import pyparsing as pp
 
-    from .grammar import EXPR
+        from .grammar import EXPR
+        try:
+            tree = EXPR.parse_string(text, parse_all=True)[0]
+        except pp.ParseBaseException as e:
+            why = e.msg if "end of text" not in e.msg else _UNPARSED_TAIL
+            raise SyntaxErrorAt(e.loc, f"invalid expression: {why}") from None
+        _TREES[key] = tree
+        _NEW_TREES.append(key)
+    if _used is not None:
+        _used.add(key)
+    return copy.deepcopy(tree)
+
+
+@contextlib.contextmanager
+def trees_cached_for(file_text: str):
+    """Parse a rule file's patterns and expressions through the cache entry of
+    its content: trees found there are not parsed again, new ones are saved."""
+    from .yaml_loader import syntax_cache
+    cache = syntax_cache()
+    key = cache.key(file_text) if cache is not None else None
+    if cache is not None:
+        stored = cache.load(key, "")
+        if isinstance(stored, dict):
+            for tree_key, tree in stored.items():
+                _TREES.setdefault(tree_key, tree)
+    start = len(_NEW_TREES)
+    used: set = set()
+    global _used
+    previous, _used = _used, used
     try:
-        return EXPR.parse_string(text, parse_all=True)[0]
-    except pp.ParseBaseException as e:
-        why = e.msg if "end of text" not in e.msg else _UNPARSED_TAIL
-        raise SyntaxErrorAt(e.loc, f"invalid expression: {why}") from None
+        yield
+    finally:
+        _used = previous
+    if cache is not None and len(_NEW_TREES) > start:
+        cache.store(key, {k: _TREES[k] for k in used if k in _TREES}, "")
+
+
+_used: set | None = None

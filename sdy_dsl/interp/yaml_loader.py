@@ -299,3 +299,54 @@ class _PathUnpickler(pickle.Unpickler):
         if (module, name) not in self.ALLOWED_CLASSES:
             raise pickle.UnpicklingError(f"{module}.{name} is not part of a YAML document")
         return super().find_class(module, name)
+
+
+class _SyntaxCache(_DocumentCache):
+    """The parse trees of a rule file's patterns and expressions, by the file's
+    content (sdy_dsl.interp.syntax.trees_cached_for); salted with the grammar's
+    source, so a changed grammar never reads old trees."""
+
+    FORMAT = 1
+    _instance: "_SyntaxCache | None | bool" = False
+
+    def __init__(self, directory: Path):
+        super().__init__(directory)
+        here = Path(__file__).parent
+        self.salt = hashlib.sha256(b"syntax\0" + self.salt + (here / "syntax.py").read_bytes()
+                                   + (here / "grammar.py").read_bytes()).digest()
+
+    def load(self, key: str, path_str: str):
+        entry = self.directory / f"{key}.pickle"
+        try:
+            with open(entry, "rb") as f:
+                stored_key, trees = _SyntaxUnpickler(f).load()
+        except Exception:
+            return _MISS
+        return trees if stored_key == key else _MISS
+
+    def store(self, key: str, trees, path_str: str) -> None:
+        try:
+            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
+        except OSError:
+            return
+        try:
+            with os.fdopen(fd, "wb") as f:
+                pickle.dump((key, trees), f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, self.directory / f"{key}.pickle")
+        except Exception:
+            _unlink_quietly(temporary)
+            return
+        self._prune()
+
+
+class _SyntaxUnpickler(pickle.Unpickler):
+    """Builds only the syntax module's tree nodes: a planted entry cannot name other classes."""
+
+    def find_class(self, module: str, name: str):
+        if module != "sdy_dsl.interp.syntax":
+            raise pickle.UnpicklingError(f"{module}.{name} is not a syntax tree node")
+        return super().find_class(module, name)
+
+
+def syntax_cache() -> "_SyntaxCache | None":
+    return _SyntaxCache.get()
