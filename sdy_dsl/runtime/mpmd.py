@@ -26,6 +26,10 @@ TOPOLOGY_ATTR = "topology"
 MESH_SHAPE_ATTR = "mesh_shape"
 MESH_NAME_ATTR = "mesh_name"
 ORIGIN_ATTR = "origin"
+# Bytes XLA must keep free besides a program's own buffers: on fragments, then on their functions.
+RESERVED_HBM_BYTES_ATTR = "reserved_hbm_bytes"
+# Meshes named `<...>/cpu` are host CPUs: transfers to them support only the default layout.
+CPU_MESH_SUFFIX = "/cpu"
 
 _MESH_TENSOR_PREFIX = "!mpmd.mesh_tensor<"
 _TOPOLOGY_PREFIX = "#mpmd.topology<"
@@ -168,6 +172,12 @@ def mesh_attr(mesh: Mesh) -> ir.Attribute:
 
 
 # --------------------------------------------------------------------------- functions and fragments
+
+
+def is_on_cpu_mesh(value: ir.Value) -> bool:
+    """Whether `value` is a mesh tensor on a CPU mesh (one named `<...>/cpu`)."""
+    mesh_tensor = mesh_tensor_type(value.type)
+    return mesh_tensor is not None and mesh_tensor.mesh_name.endswith(CPU_MESH_SUFFIX)
 
 
 def is_public(op: ir.Operation) -> bool:
