@@ -89,17 +89,24 @@ class _UsesSummary:
     layout: ir.Attribute | None  # the layout the program results ask for (AUTO if none asks)
     from_result: int  # the program result it came from, -1 if none
     fragment_uses: int  # uses that are neither a transfer nor the program's return
-    transfer_use: bool
+    transfer_uses: int
+    cpu_transfer_use: bool  # some use is a transfer to a CPU mesh (default layout only)
+
+    @property
+    def consuming_uses(self) -> int:
+        """Uses by fragments and transfers: those that would need cross-fragment layout propagation."""
+        return self.fragment_uses + self.transfer_uses
 
 
 def _summarize_uses(value: ir.Value, func: ir.Operation, terminator: ir.Operation) -> _UsesSummary:
     """The common layout of the program results `value` is returned as; an error
     (and the pass stops) if two of them disagree."""
-    summary = _UsesSummary(_string_attr(AUTO), -1, 0, False)
+    summary = _UsesSummary(_string_attr(AUTO), -1, 0, 0, False)
     for use in value.uses:
         owner = operation(use.owner)
         if owner.name == TRANSFER:
-            summary.transfer_use = True
+            summary.transfer_uses += 1
+            summary.cpu_transfer_use |= mpmd.is_on_cpu_mesh(owner.results[0])
             continue
         if owner != terminator:
             summary.fragment_uses += 1
@@ -115,13 +122,18 @@ def _summarize_uses(value: ir.Value, func: ir.Operation, terminator: ir.Operatio
 
 def _write_to_users(ctx: RewriteContext, value: ir.Value, func: ir.Operation, terminator: ir.Operation,
                     layout) -> None:
-    """Consuming fragments' arg_attrs and the program results get `layout`; transfers take none."""
+    """Consuming fragments' arg_attrs and the program results get `layout`; a transfer
+    passes it on to the users of its result (DEFAULT, if it goes to a CPU mesh)."""
     for use in list(value.uses):
         owner = operation(use.owner)
         if owner.name == FRAGMENT:
             _set_fragment_layout(ctx, owner, ARG_ATTRS, use.operand_number, layout)
         elif owner == terminator:
             _set_func_layout(ctx, func, RES_ATTRS, use.operand_number, layout)
+        elif owner.name == TRANSFER:
+            result = owner.results[0]
+            _write_to_users(ctx, result, func, terminator,
+                            _string_attr(DEFAULT) if mpmd.is_on_cpu_mesh(result) else layout)
 
 
 def _warn_if_forced_to_default(value: ir.Value, what: str, layout) -> None:
@@ -130,7 +142,7 @@ def _warn_if_forced_to_default(value: ir.Value, what: str, layout) -> None:
                             f"{mpmd.diagnostic_text(layout)}. Forcing the layout to default.")
 
 
-# An AUTO program input stays AUTO for at most this many consuming fragments.
+# An AUTO program input stays AUTO for at most this many consuming fragments and transfers.
 MAX_AUTO_FRAGMENT_USES_OF_INPUT = 1
 
 
@@ -149,9 +161,9 @@ def propagate_program_input_layouts(ctx: RewriteContext) -> None:
 def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Value,
                            max_auto_fragment_uses: int) -> None:
     """Choose the layout of a program input from its own layout and the program results
-    it is returned as; a transfer forces DEFAULT; AUTO with more than
-    `max_auto_fragment_uses` consuming fragments becomes DEFAULT. Then write it on the
-    input, the consuming fragments and those results. An unused input is left alone."""
+    it is returned as; a transfer to a CPU mesh forces DEFAULT; AUTO with more than
+    `max_auto_fragment_uses` consuming fragments and transfers becomes DEFAULT. Then write it on the
+    input and its users (through transfers). An unused input is left alone."""
     func = operation(func)
     arg = ir.BlockArgument(arg)
     if not any(True for _ in arg.uses):
@@ -164,11 +176,11 @@ def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Valu
                          f"but with incompatible layouts: {mpmd.diagnostic_text(chosen)} vs. {mpmd.diagnostic_text(summary.layout)}")
     if not _is_auto(summary.layout):
         chosen = summary.layout
-    if summary.transfer_use:
-        # Transfers only support the DEFAULT layout.
+    if summary.cpu_transfer_use:
+        # Transfers to a CPU mesh only support the DEFAULT layout.
         _warn_if_forced_to_default(arg, f"Arg #{arg.arg_number}", chosen)
         chosen = _string_attr(DEFAULT)
-    elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
+    elif _is_auto(chosen) and summary.consuming_uses > max_auto_fragment_uses:
         chosen = _string_attr(DEFAULT)
     _set_func_layout(ctx, func, ARG_ATTRS, arg.arg_number, chosen)
     _write_to_users(ctx, arg, func, terminator, chosen)
@@ -177,9 +189,9 @@ def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Valu
 @hook
 def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, max_auto_fragment_uses: int) -> None:
     """For each result of a fragment: an unused one is AUTO; otherwise the layout of the
-    program results it is returned as (AUTO if none); a transfer forces DEFAULT; AUTO
-    with more than `max_auto_fragment_uses` consuming fragments becomes DEFAULT. Written
-    on the fragment's res_attrs, the consuming fragments and the program results."""
+    program results it is returned as (AUTO if none); a transfer to a CPU mesh forces DEFAULT; AUTO
+    with more than `max_auto_fragment_uses` consuming fragments and transfers becomes DEFAULT. Written
+    on the fragment's res_attrs and its users (through transfers)."""
     frag = operation(frag)
     func = operation(frag.parent)
     terminator = mpmd.body_terminator(func)
@@ -191,10 +203,10 @@ def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, m
             continue
         summary = _summarize_uses(result, func, terminator)
         chosen = summary.layout
-        if summary.transfer_use:
+        if summary.cpu_transfer_use:
             _warn_if_forced_to_default(result, f"Result #{index}", chosen)
             chosen = _string_attr(DEFAULT)
-        elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
+        elif _is_auto(chosen) and summary.consuming_uses > max_auto_fragment_uses:
             chosen = _string_attr(DEFAULT)
         res_layouts[index] = _layout_update(chosen)
         _write_to_users(ctx, result, func, terminator, chosen)
