@@ -28,8 +28,6 @@ MESH_NAME_ATTR = "mesh_name"
 ORIGIN_ATTR = "origin"
 # Bytes XLA must keep free besides a program's own buffers: on fragments, then on their functions.
 RESERVED_HBM_BYTES_ATTR = "reserved_hbm_bytes"
-# Meshes named `<...>/cpu` are host CPUs: transfers to them support only the default layout.
-CPU_MESH_SUFFIX = "/cpu"
 
 _MESH_TENSOR_PREFIX = "!mpmd.mesh_tensor<"
 _TOPOLOGY_PREFIX = "#mpmd.topology<"
@@ -174,10 +172,10 @@ def mesh_attr(mesh: Mesh) -> ir.Attribute:
 # --------------------------------------------------------------------------- functions and fragments
 
 
-def is_on_cpu_mesh(value: ir.Value) -> bool:
-    """Whether `value` is a mesh tensor on a CPU mesh (one named `<...>/cpu`)."""
+def mesh_name_ends_with(value: ir.Value, suffix: str) -> bool:
+    """Whether `value` is a mesh tensor on a mesh whose name ends with `suffix` (e.g. "/cpu")."""
     mesh_tensor = mesh_tensor_type(value.type)
-    return mesh_tensor is not None and mesh_tensor.mesh_name.endswith(CPU_MESH_SUFFIX)
+    return mesh_tensor is not None and mesh_tensor.mesh_name.endswith(suffix)
 
 
 def is_public(op: ir.Operation) -> bool:
