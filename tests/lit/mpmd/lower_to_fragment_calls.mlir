@@ -97,6 +97,24 @@ func.func @same_body_other_mesh(%arg0: !m1) -> !m2 attributes {
 
 !m = !mpmd.mesh_tensor<"m", tensor<4x8xf32>>
 
+// Only `reserved_hbm_bytes` is read on fragments: the old
+// `xla_tpu_user_reserved_hbm_bytes` is not, so the function gets no
+// reserved bytes at all.
+// CHECK-LABEL: func @old_reserved_bytes_name_is_not_read
+func.func @old_reserved_bytes_name_is_not_read(%arg0: !m) -> !m attributes {
+    "topology"=#mpmd.topology<<"m": <["x"=2]>>>} {
+  // CHECK-NEXT: mpmd.fragment_call<mesh="m", origin=["f"]> @p0_f.main(%arg0) :
+  %0 = mpmd.fragment<mesh="m", origin=["f"]> (%arg0) {xla_tpu_user_reserved_hbm_bytes = 64 : i64} (%a: tensor<4x8xf32>) {
+    mpmd.return %a : tensor<4x8xf32>
+  } : (!m) -> !m
+  return %0 : !m
+}
+// CHECK: func @p0_f.main(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {mesh_shape = #sdy.mesh<["x"=2]>} {
+
+// -----
+
+!m = !mpmd.mesh_tensor<"m", tensor<4x8xf32>>
+
 // Bodies that differ only in the order of the returned values, or in an
 // unused block argument, are not equivalent.
 // CHECK-LABEL: func @operand_order_and_block_arguments_count
