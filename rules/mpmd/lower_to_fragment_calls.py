@@ -203,7 +203,6 @@ def _call_sites_name(mesh_call_sites: dict[str, list[tuple[str, int | None]]]) -
 
 
 def _truncate(text: str, max_length: int) -> str:
-    assert max_length >= 32, "room for the unique id"
     if len(text) > max_length:
         return text[:max_length - len(TRUNCATION_MARK)] + TRUNCATION_MARK
     return text
