@@ -8,13 +8,7 @@ from sdy_dsl.runtime import mpmd
 
 is_mpmd_function = hook(mpmd.is_mpmd_function)
 is_entry_point_function = hook(mpmd.is_entry_point_function)
-
-
-@hook
-def mesh_name_ends_with(value: ir.Value, suffix: str) -> bool:
-    """Whether `value` is a mesh tensor on a mesh whose name ends with `suffix`."""
-    mesh_tensor = mpmd.mesh_tensor_type(value.type)
-    return mesh_tensor is not None and mesh_tensor.mesh_name.endswith(suffix)
+mesh_name_ends_with = hook(mpmd.mesh_name_ends_with)
 
 
 @hook

@@ -4,8 +4,9 @@
 groups of equivalent fragments and marks each fragment with its group's id,
 name and merged reserved-memory bytes; `log_fragment_schedule` prints, per
 mesh, which program each fragment runs; `lower_fragments` extracts, for each
-marked fragment, the group's function the first time
-and replaces the fragment with an `mpmd.fragment_call`.
+marked fragment, the group's function the first time (shardings of manual
+computations in it moved to the fragment's mesh) and replaces the fragment
+with an `mpmd.fragment_call`.
 """
 from __future__ import annotations
 
@@ -16,21 +17,19 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import mpmd
-from sdy_dsl.runtime.mpmd import ARG_ATTRS, RES_ATTRS, optional_int, origins
-from sdy_dsl.runtime.sharding import Mesh
-from sdy_dsl.runtime.values import operation
+from sdy_dsl.runtime.mpmd import ARG_ATTRS, RES_ATTRS, RESERVED_HBM_BYTES_ATTR, optional_int, origins
+from sdy_dsl.runtime.sharding import Mesh, TensorSharding, codec
+from sdy_dsl.runtime.values import SHARDING_ATTR, operation, transform_all_shardings
 
 FRAGMENT = "mpmd.fragment"
-RESERVED_HBM_BYTES = "xla_tpu_user_reserved_hbm_bytes"
 GROUP_ID = "group_id"
 GROUP_NAME = "group_name"
 CALL_COUNTER = "call_counter"
 STAGE_ID = "stage_id"
 REMAT = "remat"
-SDY_LOWERED = "mpmd.sdy_lowered"  # module attribute: lowered by JAX with Shardy
-IS_SDY_PARTITIONED = "mpmd.is_sdy_partitioned"
-IS_GSPMD_PARTITIONED = "mpmd.is_gspmd_partitioned"
+MANUAL_COMPUTATION = "sdy.manual_computation"
 TRUNCATION_MARK = "<...>"
+GROUP_NAME_LENGTH = 200  # `p<id>_<name>` is cut to this, before `.<module name>` is appended
 
 
 # --------------------------------------------------------------------------- reading the IR
@@ -50,16 +49,21 @@ def _mesh(fragment: ir.Operation) -> Mesh:
     return mesh
 
 
-def _fragments_in_program_order(module) -> list[ir.Operation]:
-    fragments = []
+def _ops_named(root, name: str) -> list[ir.Operation]:
+    """The ops called `name` under `root` (at any depth), in program order."""
+    found = []
 
     def visit(op):
-        if op.name == FRAGMENT:
-            fragments.append(op)
+        if op.name == name:
+            found.append(op)
         return ir.WalkResult.ADVANCE
 
-    operation(module).walk(visit, ir.WalkOrder.PRE_ORDER)
-    return fragments
+    operation(root).walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def _fragments_in_program_order(module) -> list[ir.Operation]:
+    return _ops_named(module, FRAGMENT)
 
 
 # --------------------------------------------------------------------------- equivalence
@@ -101,9 +105,13 @@ def _body_key(region: ir.Region):
     return region_key(region)
 
 
-def _group_key(fragment, group_across_meshes: bool):
-    """Fragments with equal keys share a function: same mesh (name, or shape), attributes and body."""
-    mesh = _mesh(fragment) if group_across_meshes else ("name", mpmd.fragment_mesh_name(fragment))
+def _group_key(fragment):
+    """Fragments with equal keys share a function: same mesh name, attributes and body.
+
+    The mesh *name*, not its shape: equal meshes under different names may
+    span different devices (heterogeneous systems).
+    """
+    mesh = mpmd.fragment_mesh_name(fragment)
     arg_attrs = _optional_attr(fragment, ARG_ATTRS)
     res_attrs = _optional_attr(fragment, RES_ATTRS)
     return (mesh, str(arg_attrs) if arg_attrs is not None else None,
@@ -214,17 +222,19 @@ def _is_all_forward(fragments) -> bool:
 
 @hook
 def group_fragments(ctx: RewriteContext) -> None:
-    """Mark every fragment with `group_id`, `group_name` and its group's largest reserved bytes."""
+    """Mark every fragment with `group_id`, `group_name` and its group's largest reserved bytes.
+
+    The option `group-across-meshes` is accepted for older command lines and ignored.
+    """
     fragments = _fragments_in_program_order(ctx.module)
     is_all_forward = _is_all_forward(fragments)
-    across = bool(ctx.options["group-across-meshes"])
     groups: dict = {}  # key -> {"id", "hbm", "call_sites"}
     group_of = []
     for fragment in fragments:
-        group = groups.get(key := _group_key(fragment, across))
+        group = groups.get(key := _group_key(fragment))
         if group is None:
             group = groups[key] = {"id": len(groups), "hbm": None, "call_sites": {}}
-        hbm = optional_int(fragment, RESERVED_HBM_BYTES)
+        hbm = optional_int(fragment, RESERVED_HBM_BYTES_ATTR)
         if hbm is not None:
             group["hbm"] = hbm if group["hbm"] is None else max(group["hbm"], hbm)
         name = _fragment_name(origins(fragment), optional_int(fragment, STAGE_ID), is_all_forward)
@@ -233,14 +243,15 @@ def group_fragments(ctx: RewriteContext) -> None:
         group_of.append(group)
 
     module_name = _module_name(ctx.module)
-    module_name = _truncate(module_name[4:] if module_name.startswith("jit_") else module_name, 32)
+    module_name = module_name[4:] if module_name.startswith("jit_") else module_name
     i64 = ir.IntegerType.get_signless(64)
     for fragment, group in zip(fragments, group_of):
         if group["hbm"] is not None:
-            ctx.set_attr(fragment, RESERVED_HBM_BYTES, ir.IntegerAttr.get(i64, group["hbm"]))
+            ctx.set_attr(fragment, RESERVED_HBM_BYTES_ATTR, ir.IntegerAttr.get(i64, group["hbm"]))
         ctx.set_attr(fragment, GROUP_ID, ir.IntegerAttr.get(i64, group["id"]))
-        name = f"p{group['id']}_{_call_sites_name(group['call_sites'])}.{module_name}"
-        ctx.set_attr(fragment, GROUP_NAME, ir.StringAttr.get(_truncate(name, 64 - len(module_name))))
+        # The id comes first so that truncation never cuts it.
+        name = _truncate(f"p{group['id']}_{_call_sites_name(group['call_sites'])}", GROUP_NAME_LENGTH)
+        ctx.set_attr(fragment, GROUP_NAME, ir.StringAttr.get(f"{name}.{module_name}"))
 
 
 @hook
@@ -282,7 +293,7 @@ def _shardings_as_entries(values: list) -> dict[int, dict[str, ir.Attribute]]:
     for index, value in enumerate(values):
         mesh_tensor = mpmd.mesh_tensor_type(value.type)
         if mesh_tensor is not None and mesh_tensor.sharding is not None:
-            entries[index] = {"sdy.sharding": mesh_tensor.sharding_attr()}
+            entries[index] = {SHARDING_ATTR: mesh_tensor.sharding_attr()}
     return entries
 
 
@@ -297,15 +308,14 @@ def _extract_function(ctx: RewriteContext, fragment: ir.Operation, name: str) ->
         "function_type": ir.TypeAttr.get(ir.FunctionType.get(arg_types, result_types)),
         "mesh_shape": mpmd.mesh_attr(_mesh(fragment)),
     }
-    if (hbm := optional_int(fragment, RESERVED_HBM_BYTES)) is not None:
-        attributes[RESERVED_HBM_BYTES] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), hbm)
+    if (hbm := optional_int(fragment, RESERVED_HBM_BYTES_ATTR)) is not None:
+        attributes[RESERVED_HBM_BYTES_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), hbm)
     arg_attrs, res_attrs = _optional_attr(fragment, ARG_ATTRS), _optional_attr(fragment, RES_ATTRS)
-    if SDY_LOWERED in operation(ctx.module).attributes:
-        # Shardy reads a fragment's shardings from its function when importing.
-        if arg_shardings := _shardings_as_entries(list(fragment.operands)):
-            arg_attrs = mpmd.with_entries(fragment, ARG_ATTRS, arg_shardings)
-        if res_shardings := _shardings_as_entries(list(fragment.results)):
-            res_attrs = mpmd.with_entries(fragment, RES_ATTRS, res_shardings)
+    # Shardy reads a fragment's shardings from its function when importing.
+    if arg_shardings := _shardings_as_entries(list(fragment.operands)):
+        arg_attrs = mpmd.with_entries(fragment, ARG_ATTRS, arg_shardings)
+    if res_shardings := _shardings_as_entries(list(fragment.results)):
+        res_attrs = mpmd.with_entries(fragment, RES_ATTRS, res_shardings)
     if arg_attrs is not None:
         attributes[ARG_ATTRS] = arg_attrs
     if res_attrs is not None:
@@ -323,7 +333,36 @@ def _extract_function(ctx: RewriteContext, fragment: ir.Operation, name: str) ->
     for old_arg, new_arg in zip(block.arguments, body.arguments):
         old_arg.replace_all_uses_with(new_arg)
     old_return.erase()
+    _move_manual_computations_to_mesh(ctx, func, mpmd.fragment_mesh_name(fragment), _mesh(fragment))
     ctx.mark_changed()
+
+
+def _move_manual_computations_to_mesh(ctx: RewriteContext, func: ir.Operation, mesh_name: str,
+                                      mesh: Mesh) -> None:
+    """Every sharding in the function's manual computations (nested ones, and ones inside any
+    other op, included) that names another mesh symbol now names `mesh_name`; the
+    `sdy.mesh @<mesh_name>` is created at the top of the module when first needed."""
+    def to_fragment_mesh(sharding: TensorSharding) -> TensorSharding:
+        if sharding.mesh_name is None or sharding.mesh_name == mesh_name:
+            return sharding
+        _ensure_mesh_op(ctx, mesh_name, mesh)
+        return sharding.with_mesh(mesh_name)
+
+    for manual_computation in _ops_named(func, MANUAL_COMPUTATION):
+        transform_all_shardings(manual_computation, to_fragment_mesh)
+
+
+def _ensure_mesh_op(ctx: RewriteContext, name: str, mesh: Mesh) -> None:
+    module_block = operation(ctx.module).regions[0].blocks[0]
+    for op in module_block.operations:
+        op = operation(op)
+        if op.name == "sdy.mesh" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return
+    with ir.InsertionPoint.at_block_begin(module_block):
+        ir.Operation.create("sdy.mesh", attributes={"sym_name": ir.StringAttr.get(name),
+                                                    "mesh": codec.mesh_attr(mesh)},
+                            loc=operation(ctx.module).location)
+    ctx.invalidate_meshes()
 
 
 @hook
@@ -351,12 +390,9 @@ def _lower_to_fragment_call(ctx: RewriteContext, fragment: ir.Operation, name: s
         "mesh_name": fragment.attributes["mesh_name"],
         "origin": fragment.attributes["origin"],
     }
-    # Kept for debugging (remat is no part of a fragment call) and for the partitioner.
-    for flag in (REMAT, IS_GSPMD_PARTITIONED):
-        if flag in fragment.attributes:
-            attributes[flag] = ir.UnitAttr.get()
-    if SDY_LOWERED in operation(ctx.module).attributes:
-        attributes[IS_SDY_PARTITIONED] = ir.UnitAttr.get()
+    # Kept for debugging only: remat is no part of a fragment call.
+    if REMAT in fragment.attributes:
+        attributes[REMAT] = ir.UnitAttr.get()
     call = ctx.create_op("mpmd.fragment_call", [r.type for r in fragment.results], list(fragment.operands),
                          attributes, before=fragment, loc=fragment.location)
     ctx.replace_op(fragment, list(call.results))

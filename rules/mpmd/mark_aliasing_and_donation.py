@@ -60,19 +60,46 @@ def is_user_aliased(value: ir.Value) -> bool:
     return isinstance(mpmd.function_argument_entry(value, ALIASING_ATTR), ir.IntegerAttr)
 
 
-def _aliased_output(frag: ir.Operation, index: int, taken: set, host_memory_kind: str) -> int | None:
-    """The first output not in `taken` that operand `index` can share its buffer with."""
-    input_type = frag.operands[index].type
-    input_layout = mpmd.attr_entry(frag, ARG_ATTRS, index, LAYOUT_MODE_ATTR)
-    for output_index, output in enumerate(frag.results):
-        if output.type != input_type or output_index in taken:
-            continue
-        if mpmd.string_entry(frag, RES_ATTRS, output_index, MEMORY_KIND_ATTR) == host_memory_kind:
-            continue
-        if not mpmd.same_entry(mpmd.attr_entry(frag, RES_ATTRS, output_index, LAYOUT_MODE_ATTR), input_layout):
-            continue
-        return output_index
+def _can_alias(frag: ir.Operation, index: int, output_index: int, taken: set, host_memory_kind: str) -> bool:
+    """Whether operand `index` can share its buffer with an output: same type, not on host,
+    same layout mode, not aliased yet."""
+    return (frag.results[output_index].type == frag.operands[index].type
+            and output_index not in taken
+            and mpmd.string_entry(frag, RES_ATTRS, output_index, MEMORY_KIND_ATTR) != host_memory_kind
+            and mpmd.same_entry(mpmd.attr_entry(frag, RES_ATTRS, output_index, LAYOUT_MODE_ATTR),
+                                mpmd.attr_entry(frag, ARG_ATTRS, index, LAYOUT_MODE_ATTR)))
+
+
+def _user_preferred_output(frag: ir.Operation, index: int) -> int | None:
+    """For an operand that is a function argument with `tf.aliasing_output = K`: the result
+    of `frag` that the function's K-th returned value comes from (through ops of one
+    operand, e.g. a transfer), if it does."""
+    aliasing = mpmd.function_argument_entry(frag.operands[index], ALIASING_ATTR)
+    if not isinstance(aliasing, ir.IntegerAttr):
+        return None
+    returned = mpmd.body_terminator(mpmd.enclosing_function(frag)).operands
+    k = ir.IntegerAttr(aliasing).value
+    if not 0 <= k < len(returned):
+        return None
+    value = returned[k]
+    while not isinstance(value.owner, ir.Block):
+        producer = operation(value.owner)
+        if producer.name == "mpmd.fragment":
+            return ir.OpResult(value).result_number if producer == frag else None
+        if len(producer.operands) != 1:
+            return None
+        value = producer.operands[0]
     return None
+
+
+def _aliased_output(frag: ir.Operation, index: int, taken: set, host_memory_kind: str) -> int | None:
+    """The output operand `index` shares its buffer with: the one the user's
+    `tf.aliasing_output` leads to if it can, else the first output it can."""
+    preferred = _user_preferred_output(frag, index)
+    if preferred is not None and _can_alias(frag, index, preferred, taken, host_memory_kind):
+        return preferred
+    return next((output_index for output_index in range(len(frag.results))
+                 if _can_alias(frag, index, output_index, taken, host_memory_kind)), None)
 
 
 @hook

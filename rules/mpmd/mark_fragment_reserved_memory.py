@@ -8,10 +8,8 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import mpmd
-from sdy_dsl.runtime.mpmd import ARG_ATTRS, MEMORY_KIND_ATTR, RES_ATTRS
+from sdy_dsl.runtime.mpmd import ARG_ATTRS, MEMORY_KIND_ATTR, RES_ATTRS, RESERVED_HBM_BYTES_ATTR
 from sdy_dsl.runtime.values import operation
-
-RESERVED_HBM_BYTES = "xla_tpu_user_reserved_hbm_bytes"
 
 is_mpmd_function = hook(mpmd.is_mpmd_function)
 
@@ -80,7 +78,7 @@ def mark_reserved_memory(ctx: RewriteContext, func: ir.Operation, host_memory_ki
                     continue
                 seen.add(operand)
                 reserved -= sizes.bytes(operand)  # XLA already knows its operands
-            ctx.set_attr(op, RESERVED_HBM_BYTES, ir.IntegerAttr.get(i64, math.ceil(reserved)))
+            ctx.set_attr(op, RESERVED_HBM_BYTES_ATTR, ir.IntegerAttr.get(i64, math.ceil(reserved)))
         if op.name in ("mpmd.fragment", "mpmd.transfer"):
             seen = set()
             for i, operand in enumerate(op.operands):

@@ -89,17 +89,25 @@ class _UsesSummary:
     layout: ir.Attribute | None  # the layout the program results ask for (AUTO if none asks)
     from_result: int  # the program result it came from, -1 if none
     fragment_uses: int  # uses that are neither a transfer nor the program's return
-    transfer_use: bool
+    transfer_uses: int
+    cpu_transfer_use: bool  # some use is a transfer to a CPU mesh (default layout only)
+
+    @property
+    def consuming_uses(self) -> int:
+        """Uses by fragments and transfers: those that would need cross-fragment layout propagation."""
+        return self.fragment_uses + self.transfer_uses
 
 
-def _summarize_uses(value: ir.Value, func: ir.Operation, terminator: ir.Operation) -> _UsesSummary:
+def _summarize_uses(value: ir.Value, func: ir.Operation, terminator: ir.Operation,
+                    cpu_mesh_suffix: str) -> _UsesSummary:
     """The common layout of the program results `value` is returned as; an error
     (and the pass stops) if two of them disagree."""
-    summary = _UsesSummary(_string_attr(AUTO), -1, 0, False)
+    summary = _UsesSummary(_string_attr(AUTO), -1, 0, 0, False)
     for use in value.uses:
         owner = operation(use.owner)
         if owner.name == TRANSFER:
-            summary.transfer_use = True
+            summary.transfer_uses += 1
+            summary.cpu_transfer_use |= mpmd.mesh_name_ends_with(owner.results[0], cpu_mesh_suffix)
             continue
         if owner != terminator:
             summary.fragment_uses += 1
@@ -114,14 +122,20 @@ def _summarize_uses(value: ir.Value, func: ir.Operation, terminator: ir.Operatio
 
 
 def _write_to_users(ctx: RewriteContext, value: ir.Value, func: ir.Operation, terminator: ir.Operation,
-                    layout) -> None:
-    """Consuming fragments' arg_attrs and the program results get `layout`; transfers take none."""
+                    layout, cpu_mesh_suffix: str) -> None:
+    """Consuming fragments' arg_attrs and the program results get `layout`; a transfer
+    passes it on to the users of its result (DEFAULT, if it goes to a CPU mesh)."""
     for use in list(value.uses):
         owner = operation(use.owner)
         if owner.name == FRAGMENT:
             _set_fragment_layout(ctx, owner, ARG_ATTRS, use.operand_number, layout)
         elif owner == terminator:
             _set_func_layout(ctx, func, RES_ATTRS, use.operand_number, layout)
+        elif owner.name == TRANSFER:
+            result = owner.results[0]
+            on_cpu = mpmd.mesh_name_ends_with(result, cpu_mesh_suffix)
+            _write_to_users(ctx, result, func, terminator, _string_attr(DEFAULT) if on_cpu else layout,
+                            cpu_mesh_suffix)
 
 
 def _warn_if_forced_to_default(value: ir.Value, what: str, layout) -> None:
@@ -130,56 +144,51 @@ def _warn_if_forced_to_default(value: ir.Value, what: str, layout) -> None:
                             f"{mpmd.diagnostic_text(layout)}. Forcing the layout to default.")
 
 
-# An AUTO program input stays AUTO for at most this many consuming fragments.
-MAX_AUTO_FRAGMENT_USES_OF_INPUT = 1
-
-
 @hook
-def propagate_program_input_layouts(ctx: RewriteContext) -> None:
-    """Stage hook: each input of the function (the pass's anchor), in order, if it is
-    an entry point (a distributed public function)."""
-    func = operation(ctx.anchor)
-    if not mpmd.is_entry_point_function(func):
-        return
+def propagate_program_input_layouts(ctx: RewriteContext, func: ir.Operation, max_auto_fragment_uses: int,
+                                    cpu_mesh_suffix: str) -> None:
+    """Each input of the function, in order (see `propagate_input_layout`)."""
+    func = operation(func)
     for arg in list(func.regions[0].blocks[0].arguments):
-        propagate_input_layout(ctx, func, arg, MAX_AUTO_FRAGMENT_USES_OF_INPUT)
+        propagate_input_layout(ctx, func, arg, max_auto_fragment_uses, cpu_mesh_suffix)
 
 
 @hook
 def propagate_input_layout(ctx: RewriteContext, func: ir.Operation, arg: ir.Value,
-                           max_auto_fragment_uses: int) -> None:
+                           max_auto_fragment_uses: int, cpu_mesh_suffix: str) -> None:
     """Choose the layout of a program input from its own layout and the program results
-    it is returned as; a transfer forces DEFAULT; AUTO with more than
-    `max_auto_fragment_uses` consuming fragments becomes DEFAULT. Then write it on the
-    input, the consuming fragments and those results. An unused input is left alone."""
+    it is returned as; a transfer to a CPU mesh (name ending in `cpu_mesh_suffix`) forces DEFAULT; AUTO with more than
+    `max_auto_fragment_uses` consuming fragments and transfers becomes DEFAULT. Then write it on the
+    input and its users (through transfers). An unused input is left alone."""
     func = operation(func)
     arg = ir.BlockArgument(arg)
     if not any(True for _ in arg.uses):
         return
     terminator = mpmd.body_terminator(func)
     chosen = _func_layout(func, ARG_ATTRS, arg.arg_number)
-    summary = _summarize_uses(arg, func, terminator)
+    summary = _summarize_uses(arg, func, terminator, cpu_mesh_suffix)
     if not _compatible(chosen, summary.layout):
         emit_error(func, f"Arg #{arg.arg_number} is returned as result #{summary.from_result}, "
                          f"but with incompatible layouts: {mpmd.diagnostic_text(chosen)} vs. {mpmd.diagnostic_text(summary.layout)}")
     if not _is_auto(summary.layout):
         chosen = summary.layout
-    if summary.transfer_use:
-        # Transfers only support the DEFAULT layout.
+    if summary.cpu_transfer_use:
+        # Transfers to a CPU mesh only support the DEFAULT layout.
         _warn_if_forced_to_default(arg, f"Arg #{arg.arg_number}", chosen)
         chosen = _string_attr(DEFAULT)
-    elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
+    elif _is_auto(chosen) and summary.consuming_uses > max_auto_fragment_uses:
         chosen = _string_attr(DEFAULT)
     _set_func_layout(ctx, func, ARG_ATTRS, arg.arg_number, chosen)
-    _write_to_users(ctx, arg, func, terminator, chosen)
+    _write_to_users(ctx, arg, func, terminator, chosen, cpu_mesh_suffix)
 
 
 @hook
-def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, max_auto_fragment_uses: int) -> None:
+def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, max_auto_fragment_uses: int,
+                                      cpu_mesh_suffix: str) -> None:
     """For each result of a fragment: an unused one is AUTO; otherwise the layout of the
-    program results it is returned as (AUTO if none); a transfer forces DEFAULT; AUTO
-    with more than `max_auto_fragment_uses` consuming fragments becomes DEFAULT. Written
-    on the fragment's res_attrs, the consuming fragments and the program results."""
+    program results it is returned as (AUTO if none); a transfer to a CPU mesh forces DEFAULT; AUTO
+    with more than `max_auto_fragment_uses` consuming fragments and transfers becomes DEFAULT. Written
+    on the fragment's res_attrs and its users (through transfers)."""
     frag = operation(frag)
     func = operation(frag.parent)
     terminator = mpmd.body_terminator(func)
@@ -189,13 +198,13 @@ def propagate_fragment_result_layouts(ctx: RewriteContext, frag: ir.Operation, m
         if not any(True for _ in result.uses):
             res_layouts[index] = _layout_update(_string_attr(AUTO))
             continue
-        summary = _summarize_uses(result, func, terminator)
+        summary = _summarize_uses(result, func, terminator, cpu_mesh_suffix)
         chosen = summary.layout
-        if summary.transfer_use:
+        if summary.cpu_transfer_use:
             _warn_if_forced_to_default(result, f"Result #{index}", chosen)
             chosen = _string_attr(DEFAULT)
-        elif _is_auto(chosen) and summary.fragment_uses > max_auto_fragment_uses:
+        elif _is_auto(chosen) and summary.consuming_uses > max_auto_fragment_uses:
             chosen = _string_attr(DEFAULT)
         res_layouts[index] = _layout_update(chosen)
-        _write_to_users(ctx, result, func, terminator, chosen)
+        _write_to_users(ctx, result, func, terminator, chosen, cpu_mesh_suffix)
     ctx.set_attr(frag, RES_ATTRS, mpmd.with_entries(frag, RES_ATTRS, res_layouts))

@@ -26,6 +26,8 @@ TOPOLOGY_ATTR = "topology"
 MESH_SHAPE_ATTR = "mesh_shape"
 MESH_NAME_ATTR = "mesh_name"
 ORIGIN_ATTR = "origin"
+# Bytes XLA must keep free besides a program's own buffers: on fragments, then on their functions.
+RESERVED_HBM_BYTES_ATTR = "reserved_hbm_bytes"
 
 _MESH_TENSOR_PREFIX = "!mpmd.mesh_tensor<"
 _TOPOLOGY_PREFIX = "#mpmd.topology<"
@@ -168,6 +170,12 @@ def mesh_attr(mesh: Mesh) -> ir.Attribute:
 
 
 # --------------------------------------------------------------------------- functions and fragments
+
+
+def mesh_name_ends_with(value: ir.Value, suffix: str) -> bool:
+    """Whether `value` is a mesh tensor on a mesh whose name ends with `suffix` (e.g. "/cpu")."""
+    mesh_tensor = mesh_tensor_type(value.type)
+    return mesh_tensor is not None and mesh_tensor.mesh_name.endswith(suffix)
 
 
 def is_public(op: ir.Operation) -> bool:

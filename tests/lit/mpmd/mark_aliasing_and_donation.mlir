@@ -189,3 +189,64 @@ func.func @transfers(%arg0: !t) -> (!t2, !t, !t)
   } : (!t) -> !t
   return %1, %3, %4 : !t2, !t, !t
 }
+
+// -----
+
+!t = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!w = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
+
+// A user's `tf.aliasing_output = K` on an argument is respected: the K-th
+// returned value is traced back (through ops of one operand, such as a
+// transfer) to the fragment result it comes from, and the argument is
+// aliased to that result. %arg0 -> returned #1 = transfer of %0#2;
+// %arg1 -> returned #0 = %0#1. %arg2's K-th value comes from another
+// fragment, so it takes the first free output: %0#0.
+// CHECK-LABEL: func.func @user_aliasing_is_respected
+func.func @user_aliasing_is_respected(
+    %arg0: !t {tf.aliasing_output = 1 : i32}, %arg1: !t {tf.aliasing_output = 0 : i32},
+    %arg2: !t {tf.aliasing_output = 2 : i32}) -> (!t, !w, !t)
+    attributes {topology = #mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>} {
+  // CHECK: mpmd.fragment<mesh="m1", origin=["f"]>
+  // CHECK-SAME: {arg_attrs = [{tf.aliasing_output = 2 : i32}, {tf.aliasing_output = 1 : i32}, {tf.aliasing_output = 0 : i32}]}
+  %0:3 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2)
+      (%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) {
+    %1 = stablehlo.multiply %a, %b : tensor<4x8xf32>
+    %2 = stablehlo.subtract %b, %c : tensor<4x8xf32>
+    %3 = stablehlo.add %a, %c : tensor<4x8xf32>
+    mpmd.return %1, %2, %3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  } : (!t, !t, !t) -> (!t, !t, !t)
+  %4 = mpmd.transfer %0#2 : (!t) -> !w
+  // CHECK: mpmd.fragment<mesh="m1", origin=["g"]>
+  // CHECK-SAME: {arg_attrs = [{tf.aliasing_output = 0 : i32}]}
+  %5 = mpmd.fragment<mesh="m1", origin=["g"]> (%0#0) (%a: tensor<4x8xf32>) {
+    %6 = stablehlo.negate %a : tensor<4x8xf32>
+    mpmd.return %6 : tensor<4x8xf32>
+  } : (!t) -> !t
+  return %0#1, %4, %5 : !t, !w, !t
+}
+
+// -----
+
+!t = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>>
+!u = !mpmd.mesh_tensor<"m1", tensor<8x4xf32>>
+
+// When the output the user's mark leads to cannot be aliased (another type,
+// already taken) or the mark names no returned value, the argument falls back
+// to the first free output of its type. %arg0 -> %0#0 (8x4): falls back to
+// %0#1; %arg1 -> %0#1, taken: falls back to %0#2; %arg2 -> returned #7
+// (none): no free output left, so it is donated.
+// CHECK-LABEL: func.func @user_aliasing_falls_back
+func.func @user_aliasing_falls_back(
+    %arg0: !t {tf.aliasing_output = 0 : i32}, %arg1: !t {tf.aliasing_output = 1 : i32},
+    %arg2: !t {tf.aliasing_output = 7 : i32}) -> (!u, !t, !t)
+    attributes {topology = #mpmd.topology<<"m1": <["x"=2]>>>} {
+  // CHECK: mpmd.fragment
+  // CHECK-SAME: {arg_attrs = [{tf.aliasing_output = 1 : i32}, {tf.aliasing_output = 2 : i32}, {jax.buffer_donor = true}]}
+  %0:3 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2)
+      (%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) {
+    %1 = stablehlo.transpose %a, dims = [1, 0] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    %2 = stablehlo.add %b, %c : tensor<4x8xf32>
+    mpmd.return %1, %2, %b : tensor<8x4xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+  } : (!t, !t, !t) -> (!u, !t, !t)
+  return %0#0, %0#1, %0#2 : !u, !t, !t
+}

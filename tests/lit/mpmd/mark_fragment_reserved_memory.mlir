@@ -4,6 +4,8 @@
 !m1_sharded = !mpmd.mesh_tensor<"m1", tensor<4x8xf32>, sharding=<@mesh, [{"x"}, {?}]>>
 !m2 = !mpmd.mesh_tensor<"m2", tensor<4x8xf32>>
 
+// The attribute is `reserved_hbm_bytes`. The old `xla_tpu_user_reserved_hbm_bytes`
+// ends the same way, so each CHECK starts at the brace before the name.
 // A 4x8xf32 is 128 bytes, 64 when split over "x"=2. Live on m1 at first:
 // 128 + 64 + 128 = 320, all operands of @f (so 0 is reserved). After @f the
 // donated %arg2 is dead (-128), the undonated %arg1 stays live, %0 is live
@@ -12,12 +14,13 @@
 // CHECK-LABEL: func @main
 func.func @main(%arg0: !m1, %arg1: !m1_sharded, %arg2: !m1 {jax.buffer_donor = true}) -> (!m1, !m2) attributes {
     "topology"=#mpmd.topology<<"m1": <["x"=2]>>, <"m2": <["x"=2]>>>} {
-  // CHECK-NEXT: mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2) {xla_tpu_user_reserved_hbm_bytes = 0 : i64}
+  // CHECK-NEXT: mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2) {reserved_hbm_bytes = 0 : i64}
   %0 = mpmd.fragment<mesh="m1", origin=["f"]> (%arg0, %arg1, %arg2) (%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %c: tensor<4x8xf32>) {
     mpmd.return %a : tensor<4x8xf32>
   } : (!m1, !m1_sharded, !m1) -> !m1
   %1 = mpmd.transfer %0 : (!m1) -> !m2
-  // CHECK: mpmd.fragment<mesh="m1", origin=["g"]> (%arg0) {xla_tpu_user_reserved_hbm_bytes = 64 : i64}
+  // CHECK: mpmd.fragment<mesh="m1", origin=["g"]> (%arg0) {reserved_hbm_bytes = 64 : i64}
+  // CHECK-NOT: xla_tpu_user_reserved_hbm_bytes
   %2 = mpmd.fragment<mesh="m1", origin=["g"]> (%arg0) (%a: tensor<4x8xf32>) {
     mpmd.return %a : tensor<4x8xf32>
   } : (!m1) -> !m1
@@ -35,12 +38,12 @@ func.func @main(%arg0: !m1, %arg1: !m1_sharded, %arg2: !m1 {jax.buffer_donor = t
 // CHECK-LABEL: func @not_counted
 func.func @not_counted(%arg0: !m, %arg1: !m {mhlo.memory_kind = "pinned_host"}, %arg2: !m {jax.buffer_donor = true}) -> !m attributes {
     "topology"=#mpmd.topology<<"m": <["x"=2]>>>} {
-  // CHECK-NEXT: {xla_tpu_user_reserved_hbm_bytes = 0 : i64}
+  // CHECK-NEXT: {reserved_hbm_bytes = 0 : i64}
   %0:2 = mpmd.fragment<mesh="m", origin=["f"]> (%arg0, %arg0) (%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) {
     mpmd.return %a, %b : tensor<4x8xf32>, tensor<4x8xf32>
   } : (!m, !m) -> (!m, !m)
   // 128 (%arg0) + 128 (%0#0), minus the operand %0#0: 128.
-  // CHECK: {xla_tpu_user_reserved_hbm_bytes = 128 : i64}
+  // CHECK: {reserved_hbm_bytes = 128 : i64}
   %1 = mpmd.fragment<mesh="m", origin=["g"]> (%0#0) (%a: tensor<4x8xf32>) {
     mpmd.return %a : tensor<4x8xf32>
   } : (!m) -> !m
@@ -55,7 +58,7 @@ func.func @not_counted(%arg0: !m, %arg1: !m {mhlo.memory_kind = "pinned_host"}, 
 // CHECK-LABEL: func @host_operand
 func.func @host_operand(%arg0: !m) -> !m attributes {
     "topology"=#mpmd.topology<<"m": <["x"=2]>>>} {
-  // CHECK-NEXT: {arg_attrs = [{mhlo.memory_kind = "pinned_host"}], xla_tpu_user_reserved_hbm_bytes = 128 : i64}
+  // CHECK-NEXT: {arg_attrs = [{mhlo.memory_kind = "pinned_host"}], reserved_hbm_bytes = 128 : i64}
   %0 = mpmd.fragment<mesh="m", origin=["f"]> (%arg0) {arg_attrs = [{mhlo.memory_kind = "pinned_host"}]} (%a: tensor<4x8xf32>) {
     mpmd.return %a : tensor<4x8xf32>
   } : (!m) -> !m

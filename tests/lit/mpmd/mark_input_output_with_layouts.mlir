@@ -92,12 +92,13 @@ func.func @returned_inputs(%in0: !t {mhlo.layout_mode = "{0}"}, %in1: !t {mhlo.l
 !t2 = !mpmd.mesh_tensor<"m2", tensor<8xf32>>
 #topo = #mpmd.topology<<"m1": <["x"=4]>>, <"m2": <["x"=4]>>>
 
-// An input that is transferred gets DEFAULT (transfers only support it),
-// even with a custom layout; its other consumers follow.
-// CHECK-LABEL: func @transferred_input(%arg0: !mpmd.mesh_tensor<"m1", tensor<8xf32>>) ->
+// A transfer to another device mesh keeps the input's custom layout and
+// passes it on to the users of its result: here the output it is returned as.
+// CHECK-LABEL: func @input_through_device_transfer(%arg0: {{.*}} {mhlo.layout_mode = "{0}"}) ->
+// CHECK-SAME:    (!mpmd.mesh_tensor<"m2", tensor<8xf32>> {mhlo.layout_mode = "{0}"}, !mpmd.mesh_tensor<"m1", tensor<8xf32>> {mhlo.layout_mode = "auto"})
 // CHECK-NEXT:    mpmd.transfer %arg0 :
-// CHECK-NEXT:    mpmd.fragment{{.*}} {arg_attrs = [{}], res_attrs = [{mhlo.layout_mode = "auto"}]}
-func.func @transferred_input(%in: !t1 {mhlo.layout_mode = "{0}"}) -> (!t2 {mhlo.layout_mode = "auto"}, !t1 {mhlo.layout_mode = "auto"})
+// CHECK-NEXT:    mpmd.fragment{{.*}} {arg_attrs = [{mhlo.layout_mode = "{0}"}], res_attrs = [{mhlo.layout_mode = "auto"}]}
+func.func @input_through_device_transfer(%in: !t1 {mhlo.layout_mode = "{0}"}) -> (!t2 {mhlo.layout_mode = "auto"}, !t1 {mhlo.layout_mode = "auto"})
     attributes {topology = #topo} {
   %t = mpmd.transfer %in : (!t1) -> !t2
   %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%in) (%x: tensor<8xf32>) {
@@ -106,6 +107,59 @@ func.func @transferred_input(%in: !t1 {mhlo.layout_mode = "{0}"}) -> (!t2 {mhlo.
   func.return %t, %0 : !t2, !t1
 }
 
+// -----
+
+!t1 = !mpmd.mesh_tensor<"m1", tensor<8xf32>>
+!c = !mpmd.mesh_tensor<"m1/cpu", tensor<8xf32>>
+#topo = #mpmd.topology<<"m1": <["x"=4]>>, <"m1/cpu": <["x"=4]>>>
+
+// Only a transfer to a CPU mesh (named `.../cpu`) forces DEFAULT, even over a
+// custom layout: on the input, its other consumers and, through the
+// transfer, the fragment on the CPU mesh.
+// CHECK-LABEL: func @input_transferred_to_cpu(%arg0: !mpmd.mesh_tensor<"m1", tensor<8xf32>>) ->
+// CHECK-NEXT:    %[[T:.*]] = mpmd.transfer %arg0 :
+// CHECK-NEXT:    mpmd.fragment<mesh="m1/cpu", origin=["c"]> (%[[T]]) {arg_attrs = [{}], res_attrs = [{mhlo.layout_mode = "auto"}]}
+// CHECK:         mpmd.fragment<mesh="m1", origin=["a"]> (%arg0) {arg_attrs = [{}], res_attrs = [{mhlo.layout_mode = "auto"}]}
+func.func @input_transferred_to_cpu(%in: !t1 {mhlo.layout_mode = "{0}"}) -> (!c {mhlo.layout_mode = "auto"}, !t1 {mhlo.layout_mode = "auto"})
+    attributes {topology = #topo} {
+  %t = mpmd.transfer %in : (!t1) -> !c
+  %1 = mpmd.fragment<mesh="m1/cpu", origin=["c"]> (%t) {arg_attrs = [{mhlo.layout_mode = "{0}"}]} (%x: tensor<8xf32>) {
+    mpmd.return %x : tensor<8xf32>
+  } : (!c) -> !c
+  %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%in) (%x: tensor<8xf32>) {
+    mpmd.return %x : tensor<8xf32>
+  } : (!t1) -> !t1
+  func.return %1, %0 : !c, !t1
+}
+
+// -----
+
+!t1 = !mpmd.mesh_tensor<"m1", tensor<8xf32>>
+!t2 = !mpmd.mesh_tensor<"m2", tensor<8xf32>>
+#topo = #mpmd.topology<<"m1": <["x"=4]>>, <"m2": <["x"=4]>>>
+
+// Device transfers count as uses when deciding whether AUTO becomes DEFAULT:
+// an AUTO input used only by one transfer stays AUTO (and reaches the
+// fragment behind the transfer); one used by a transfer and a fragment
+// becomes DEFAULT (absent).
+// CHECK-LABEL: func @transfers_count_as_uses(%arg0: {{.*}} {mhlo.layout_mode = "auto"}, %arg1: !mpmd.mesh_tensor<"m1", tensor<8xf32>>) ->
+// CHECK-NEXT:    %[[T0:.*]] = mpmd.transfer %arg0
+// CHECK-NEXT:    mpmd.fragment<mesh="m2", origin=["b"]> (%[[T0]]) {arg_attrs = [{mhlo.layout_mode = "auto"}], res_attrs = [{mhlo.layout_mode = "auto"}]}
+// CHECK:         mpmd.transfer %arg1
+// CHECK-NEXT:    mpmd.fragment<mesh="m1", origin=["a"]> (%arg1) {arg_attrs = [{}], res_attrs = [{mhlo.layout_mode = "auto"}]}
+func.func @transfers_count_as_uses(%in0: !t1 {mhlo.layout_mode = "auto"}, %in1: !t1 {mhlo.layout_mode = "auto"})
+    -> (!t2 {mhlo.layout_mode = "auto"}, !t2 {mhlo.layout_mode = "auto"}, !t1 {mhlo.layout_mode = "auto"})
+    attributes {topology = #topo} {
+  %t0 = mpmd.transfer %in0 : (!t1) -> !t2
+  %b = mpmd.fragment<mesh="m2", origin=["b"]> (%t0) (%x: tensor<8xf32>) {
+    mpmd.return %x : tensor<8xf32>
+  } : (!t2) -> !t2
+  %t1 = mpmd.transfer %in1 : (!t1) -> !t2
+  %a = mpmd.fragment<mesh="m1", origin=["a"]> (%in1) (%x: tensor<8xf32>) {
+    mpmd.return %x : tensor<8xf32>
+  } : (!t1) -> !t1
+  func.return %b, %t1, %a : !t2, !t2, !t1
+}
 // -----
 
 !t = !mpmd.mesh_tensor<"m1", tensor<8xf32>>
@@ -155,11 +209,13 @@ func.func @custom_output_to_producer(%in: !t) -> (!t {mhlo.layout_mode = "{0}"},
 !t2 = !mpmd.mesh_tensor<"m2", tensor<8xf32>>
 #topo = #mpmd.topology<<"m1": <["x"=4]>>, <"m2": <["x"=4]>>>
 
-// A transferred fragment result is DEFAULT, overriding the custom output layout.
-// CHECK-LABEL: func @transferred_fragment_result(%arg0: !mpmd.mesh_tensor<"m1", tensor<8xf32>>) ->
-// CHECK-SAME:    (!mpmd.mesh_tensor<"m1", tensor<8xf32>>, !mpmd.mesh_tensor<"m2", tensor<8xf32>>)
-// CHECK-NEXT:    mpmd.fragment{{.*}} {arg_attrs = [{}], res_attrs = [{}]}
-func.func @transferred_fragment_result(%in: !t1) -> (!t1 {mhlo.layout_mode = "{0}"}, !t2)
+// A fragment result with a custom output layout that is also sent to a
+// device mesh keeps the layout, and the transfer passes it to the output
+// the transferred value is returned as.
+// CHECK-LABEL: func @fragment_result_through_device_transfer(%arg0: !mpmd.mesh_tensor<"m1", tensor<8xf32>>) ->
+// CHECK-SAME:    (!mpmd.mesh_tensor<"m1", tensor<8xf32>> {mhlo.layout_mode = "{0}"}, !mpmd.mesh_tensor<"m2", tensor<8xf32>> {mhlo.layout_mode = "{0}"})
+// CHECK-NEXT:    mpmd.fragment{{.*}} {arg_attrs = [{}], res_attrs = [{mhlo.layout_mode = "{0}"}]}
+func.func @fragment_result_through_device_transfer(%in: !t1) -> (!t1 {mhlo.layout_mode = "{0}"}, !t2)
     attributes {topology = #topo} {
   %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%in) (%x: tensor<8xf32>) {
     mpmd.return %x : tensor<8xf32>
@@ -168,6 +224,25 @@ func.func @transferred_fragment_result(%in: !t1) -> (!t1 {mhlo.layout_mode = "{0
   func.return %0, %t : !t1, !t2
 }
 
+// -----
+
+!t1 = !mpmd.mesh_tensor<"m1", tensor<8xf32>>
+!t2 = !mpmd.mesh_tensor<"m2", tensor<8xf32>>
+#topo = #mpmd.topology<<"m1": <["x"=4]>>, <"m2": <["x"=4]>>>
+
+// A fragment result returned as an AUTO output and also sent to a device
+// mesh becomes DEFAULT: the transfer counts as a use.
+// CHECK-LABEL: func @auto_fragment_result_transferred(%arg0: !mpmd.mesh_tensor<"m1", tensor<8xf32>>) ->
+// CHECK-SAME:    (!mpmd.mesh_tensor<"m1", tensor<8xf32>>, !mpmd.mesh_tensor<"m2", tensor<8xf32>>)
+// CHECK-NEXT:    mpmd.fragment{{.*}} {arg_attrs = [{}], res_attrs = [{}]}
+func.func @auto_fragment_result_transferred(%in: !t1) -> (!t1 {mhlo.layout_mode = "auto"}, !t2 {mhlo.layout_mode = "auto"})
+    attributes {topology = #topo} {
+  %0 = mpmd.fragment<mesh="m1", origin=["a"]> (%in) (%x: tensor<8xf32>) {
+    mpmd.return %x : tensor<8xf32>
+  } : (!t1) -> !t1
+  %t = mpmd.transfer %0 : (!t1) -> !t2
+  func.return %0, %t : !t1, !t2
+}
 // -----
 
 !t = !mpmd.mesh_tensor<"m1", tensor<8xf32>>
