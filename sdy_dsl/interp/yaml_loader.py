@@ -219,13 +219,16 @@ class _DocumentCache:
         return doc
 
     def store(self, key: str, doc, path_str: str) -> None:
+        self._write(key, lambda f: _PathPickler(f, path_str).dump((key, doc)))
+
+    def _write(self, key: str, dump) -> None:
         try:
             fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
         except OSError:
             return
         try:
             with os.fdopen(fd, "wb") as f:
-                _PathPickler(f, path_str).dump((key, doc))
+                dump(f)
             os.replace(temporary, self.directory / f"{key}.pickle")
         except Exception:
             _unlink_quietly(temporary)
@@ -325,18 +328,7 @@ class _SyntaxCache(_DocumentCache):
         return trees if stored_key == key else _MISS
 
     def store(self, key: str, trees, path_str: str) -> None:
-        try:
-            fd, temporary = tempfile.mkstemp(dir=self.directory, prefix=f".{key}.", suffix=".tmp")
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump((key, trees), f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, self.directory / f"{key}.pickle")
-        except Exception:
-            _unlink_quietly(temporary)
-            return
-        self._prune()
+        self._write(key, lambda f: pickle.dump((key, trees), f, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 class _SyntaxUnpickler(pickle.Unpickler):
