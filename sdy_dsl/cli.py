@@ -292,6 +292,23 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def check_rule_ids(args: Args, passdefs) -> None:
+    """A rule id given to --explain / --disable-rule / --enable-rule must name a
+    rule of a pass in the pipeline (`ID` or `PASS/ID`): a misspelling would
+    silently explain, disable or keep nothing."""
+    known = set()
+    for passdef in passdefs:
+        for rule in passdef.rules:
+            known.update((rule.id, f"{passdef.name}/{rule.id}"))
+    for flag, ids in (("explain", args.explain), ("disable-rule", args.disabled),
+                      ("enable-rule", args.enabled or ())):
+        for rule_id in sorted(ids):
+            if rule_id not in known:
+                listed = ", ".join(sorted(k for k in known if "/" in k)) or "none"
+                raise UsageError(f"--{flag}: no rule '{rule_id}' in the pipeline's passes "
+                                 f"(their rules: {listed})")
+
+
 def _main(argv: list[str]) -> int:
     args = parse_args(argv)
     registry = PassRegistry([Path(d) for d in args.rule_dirs + args.only_rule_dirs],
@@ -301,7 +318,8 @@ def _main(argv: list[str]) -> int:
     pipeline = build_pipeline(args, registry)
     # Validate the pipeline (passes, options) before reading any input.
     with make_context():
-        PipelineRunner(registry, pipeline)
+        runner = PipelineRunner(registry, pipeline)
+    check_rule_ids(args, [what for kind, _, what, _ in runner.plan if kind == "rules"])
     fname, source = read_input(args.input)
     driver_mod.SOURCE_NAME = fname
     observer = Observer(trace=args.trace or args.trace_json, trace_json=args.trace_json,

@@ -302,3 +302,63 @@ def test_misspellings_are_located_errors(tmp_path, files, where, message):
     assert rc == 1
     assert f"{where}: error: {message}" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("flag", ["--disable-rule", "--enable-rule", "--explain"])
+def test_misspelled_rule_id_is_an_error(tmp_path, flag):
+    rc, out, err = _opt(tmp_path, CLOSE_MODULE, "-sdy-close-shardings", flag, "close-and-drop-replicatd")
+    assert rc == 1 and out == ""
+    assert err.startswith(f"sdy-dsl: error: {flag}: no rule 'close-and-drop-replicatd' in the pipeline's passes "
+                          "(their rules: sdy-close-shardings/close-and-drop-replicated)")
+
+
+CLEAR_PASS = """\
+    pass: my-clear
+    summary: Clears shardings and one entry of a func's result attributes.
+    rules:
+      - id: clear-arg
+        match: "%r = stablehlo.negate(%x)"
+        where: ["has_sharding(%x)"]
+        rewrite: ["set_sharding(%x, none)", "remove_result_attr(parent_op($root), 0, 'sdy.sharding')"]
+      - id: clear-op
+        match: "%r = stablehlo.abs(%x)"
+        where: ["has_sharding(%r)"]
+        rewrite: ["set_sharding(%r, none)"]
+    """
+
+
+def test_clearing_shardings_and_one_dictionary_entry(tmp_path):
+    rules = _user_dir(tmp_path, {"clear.yaml": CLEAR_PASS})
+    module = 'sdy.mesh @mesh = <["a"=2]>\n' + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>, my.keep}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>, my.keep}) {
+          %0 = stablehlo.negate %arg0 : tensor<8xf32>
+          %1 = stablehlo.abs %0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} : tensor<8xf32>
+          return %1 : tensor<8xf32>
+        }
+        """)
+    rc, out, err = _opt(tmp_path, module, "-my-clear", rules=rules)
+    assert rc == 0, err
+    assert "func.func @main(%arg0: tensor<8xf32> {my.keep}) -> (tensor<8xf32> {my.keep})" in out
+    assert "%1 = stablehlo.abs %0 : tensor<8xf32>" in out
+
+
+def test_clearing_one_of_several_results_is_a_located_error(tmp_path):
+    rules = _user_dir(tmp_path, {"clear.yaml": """\
+        pass: my-clear-one
+        summary: Clears one result's sharding of a two-result op.
+        rules:
+          - id: clear-first
+            match: "%a, %b = stablehlo.optimization_barrier(%x, %y)"
+            rewrite: ["set_sharding(%a, none)"]
+        """})
+    module = 'sdy.mesh @mesh = <["a"=2]>\n' + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+          %0:2 = "stablehlo.optimization_barrier"(%arg0, %arg1) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>, <@mesh, [{}]>]>} : (tensor<8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>)
+          return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
+        }
+        """)
+    rc, out, err = _opt(tmp_path, module, "-my-clear-one", rules=rules)
+    assert rc == 1
+    assert "clear.yaml:4:5: error: rule 'clear-first' failed on 'stablehlo.optimization_barrier' at " in err
+    assert "in.mlir:3:10: ValueError: one of the 2 shardings of 'stablehlo.optimization_barrier' kept in " \
+           "'sdy.sharding' cannot be cleared alone" in err

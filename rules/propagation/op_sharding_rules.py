@@ -356,9 +356,6 @@ def gather(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     return builder.build()
 
 
-DEFAULT_SCATTER_COMBINERS = ("stablehlo.add", "stablehlo.multiply", "stablehlo.maximum",
-                             "stablehlo.minimum", "stablehlo.and", "stablehlo.or")
-
 
 def _combines_updates(op: ir.Operation, num_inputs: int, combiners) -> bool:
     """Whether the update computation returns, for each input k, the same one
@@ -390,10 +387,11 @@ def _combines_updates(op: ir.Operation, num_inputs: int, combiners) -> bool:
 
 @hook
 def scatter(op: ir.Operation, conservative: bool = False,
-            combiners: list = DEFAULT_SCATTER_COMBINERS) -> OpShardingRule:
+            combiners: list = ()) -> OpShardingRule:
     """Implicit batch dimensions (in the indices and updates only) are a
     reduction when the update computation combines values with one of
-    `combiners`, else they need replication (e.g. x.at[i].set)."""
+    `combiners` (the op names the rule file lists), else they need
+    replication (e.g. x.at[i].set)."""
     operand_shapes, result_shapes = _shapes(op)
     num_inputs = len(result_shapes)
     input_shape = operand_shapes[0]

@@ -12,7 +12,7 @@ from jaxlib.mlir import ir
 
 from ..runtime import interfaces
 from ..runtime.sharding import Mesh, TensorSharding, codec
-from ..runtime.values import operation, sharding_slots
+from ..runtime.values import operation, remove_dict_entry, sharding_slots
 from .context import RewriteContext
 from .expr import Function
 
@@ -321,7 +321,24 @@ def remove_attr(ctx: RewriteContext, op, name: str) -> None:
 
 @action
 def set_sharding(ctx: RewriteContext, value: ir.Value, s) -> None:
-    if interfaces.set_sharding(value, to_sharding(s)):
+    """Set a value's sharding wherever its op keeps it; `none` clears it (where
+    it can be cleared alone: a func argument's, a single-attribute slot's)."""
+    changed = interfaces.set_sharding(value, None if s is None else to_sharding(s))
+    if changed:
+        ctx.mark_changed()
+
+
+@action
+def remove_arg_attr(ctx: RewriteContext, func, index: int, name: str) -> None:
+    """Remove one entry of a func's argument attribute dictionary."""
+    if remove_dict_entry(operation(func), "arg_attrs", index, name):
+        ctx.mark_changed()
+
+
+@action
+def remove_result_attr(ctx: RewriteContext, func, index: int, name: str) -> None:
+    """Remove one entry of a func's result attribute dictionary (e.g. its `sdy.sharding`)."""
+    if remove_dict_entry(operation(func), "res_attrs", index, name):
         ctx.mark_changed()
 
 

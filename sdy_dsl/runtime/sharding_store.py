@@ -151,7 +151,14 @@ class ShardingStore:
         if shardings[position] == sharding:
             return False
         if sharding is None and decl.kind == "per-value":
-            raise ValueError(f"a sharding of '{op.name}' kept in '{attr}' cannot be cleared alone")
+            if len(shardings) != 1:
+                raise ValueError(f"one of the {len(shardings)} shardings of '{op.name}' kept in "
+                                 f"'{attr}' cannot be cleared alone")
+            shardings = [None]
+            if self.buffered:
+                self._slots[(op, attr)] = shardings
+            self._write_or_mark(op, attr, decl.kind, shardings)
+            return True
         if decl.kind == "per-value" and any(s is None for s in shardings):
             shardings = [s if s is not None else fully_open(sharding.mesh_name, rank_of(v.type),
                                                             sharding.inline_mesh)
@@ -211,7 +218,11 @@ def _write(op: ir.Operation, attr: str, kind: str, shardings) -> None:
         else:
             op.attributes[attr] = codec.tensor_sharding_attr(shardings[0])
     elif kind == "per-value":
-        op.attributes[attr] = codec.sharding_per_value_attr(shardings)
+        if all(s is None for s in shardings):
+            if attr in op.attributes:
+                del op.attributes[attr]
+        else:
+            op.attributes[attr] = codec.sharding_per_value_attr(shardings)
     else:
         _write_func_attr_shardings(op, attr, shardings)
 

@@ -134,6 +134,25 @@ def set_func_sharding(func_op, key: str, index: int, sharding: TensorSharding | 
     attrs[key] = ir.ArrayAttr.get(dicts)
 
 
+def remove_dict_entry(func_op, key: str, index: int, name: str) -> bool:
+    """Remove `name` from the dictionary at `index` of a func's arg_attrs /
+    res_attrs; returns whether it was there."""
+    func_op = operation(func_op)
+    attrs = func_op.attributes
+    if key not in attrs:
+        return False
+    dicts = list(ir.ArrayAttr(attrs[key]))
+    if not 0 <= index < len(dicts):
+        raise ValueError(f"{key} has no entry {index} (it has {len(dicts)})")
+    entries = {n.name: n.attr for n in ir.DictAttr(dicts[index])}
+    if name not in entries:
+        return False
+    del entries[name]
+    dicts[index] = ir.DictAttr.get(entries)
+    attrs[key] = ir.ArrayAttr.get(dicts)
+    return True
+
+
 def _func_arity(func_op: ir.Operation, key: str) -> int:
     ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
     return len(ftype.inputs) if key == "arg_attrs" else len(ftype.results)
