@@ -362,3 +362,23 @@ def test_clearing_one_of_several_results_is_a_located_error(tmp_path):
     assert "clear.yaml:4:5: error: rule 'clear-first' failed on 'stablehlo.optimization_barrier' at " in err
     assert "in.mlir:3:10: ValueError: one of the 2 shardings of 'stablehlo.optimization_barrier' kept in " \
            "'sdy.sharding' cannot be cleared alone" in err
+
+
+def test_a_copied_propagation_pass_runs_without_its_data_files(tmp_path):
+    # A user copies one propagation pass file and edits it: its hooks and
+    # data files (heuristics, op sharding rules, interfaces) come from the run.
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    builtin = Path(__file__).parent.parent / "rules" / "propagation" / "basic_propagate.yaml"
+    (rules / "basic_propagate.yaml").write_text(builtin.read_text())
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<8x8xf32> {
+          %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+          return %0 : tensor<8x8xf32>
+        }
+        """)
+    for flag in ("-sdy-basic-propagate", "-sdy-user-priority-propagate"):
+        rc, out, err = _opt(tmp_path, module, flag, rules=rules)
+        assert rc == 0, err
+        ok, expected = run_reference(module, f"builtin.module({flag[1:]})")
+        assert ok and out == expected

@@ -263,7 +263,11 @@ def _extend(base: PassDef, doc: LocDict, own: list[Rule], default_driver, hooks)
 def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
     if "hooks" in doc:
         hook_path = path.parent / str(doc["hooks"])
-        _expect(hook_path.is_file(), doc.loc_of("hooks"), f"hook module '{doc['hooks']}' not found next to the rule file")
+        if not hook_path.is_file():
+            # A user's copy of a built-in pass file uses the built-in hooks.
+            hook_path = _builtin_hook_module(str(doc["hooks"]))
+        _expect(hook_path is not None, doc.loc_of("hooks"),
+                f"hook module '{doc['hooks']}' not found next to the rule file (nor among the built-in rules)")
     else:
         hook_path = path.with_suffix(".py")
         if not hook_path.is_file():
@@ -274,6 +278,12 @@ def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
         loc = doc.loc_of("hooks") if "hooks" in doc else doc.loc
         raise loc.error(f"cannot load hook module {hook_path.name}: {type(e).__name__}: {e}") from None
     return hooks_of_module(module)
+
+
+def _builtin_hook_module(name: str) -> Path | None:
+    from ..rule_library import BUILTIN_RULES_DIR
+    found = sorted(BUILTIN_RULES_DIR.rglob(name)) if "/" not in name else []
+    return found[0] if len(found) == 1 else None
 
 
 def _load_options(doc: LocDict) -> dict[str, OptionDecl]:
