@@ -7,11 +7,7 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
 from sdy_dsl.runtime.sharding import TensorSharding, codec
-
-
-def _rank(value: ir.Value) -> int:
-    t = value.type
-    return t.rank if isinstance(t, ir.ShapedType) and t.has_rank else 0
+from sdy_dsl.runtime.values import rank_of
 
 
 @hook
@@ -27,7 +23,7 @@ def shardings_of_edges(owners: list) -> list:
     if first is None:
         return []
     return [s if s is not None else TensorSharding.replicated_like(
-        first.mesh_name, _rank(owner), is_closed=False, inline_mesh=first.inline_mesh)
+        first.mesh_name, rank_of(owner.type), is_closed=False, inline_mesh=first.inline_mesh)
         for s, owner in zip(found, owners)]
 
 

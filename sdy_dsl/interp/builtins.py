@@ -12,7 +12,7 @@ from jaxlib.mlir import ir
 
 from ..runtime import interfaces
 from ..runtime.sharding import Mesh, TensorSharding, codec
-from ..runtime.values import operation, remove_dict_entry, sharding_slots
+from ..runtime.values import operation, rank_of, remove_dict_entry, sharding_slots, tensor_type
 from .context import RewriteContext
 from .expr import Function
 
@@ -128,8 +128,7 @@ def int_value(attribute) -> int:
 
 @query
 def rank(value: ir.Value) -> int:
-    t = value.type
-    return t.rank if isinstance(t, ir.ShapedType) and t.has_rank else 0
+    return rank_of(value.type)
 
 
 @query
@@ -422,9 +421,9 @@ def reversed_items(items: Iterable) -> list:
 
 @query
 def is_static_shaped(value: ir.Value) -> bool:
-    """A ranked tensor with a static shape (tokens and tuples are not)."""
-    t = value.type
-    return isinstance(t, ir.RankedTensorType) and t.has_static_shape
+    """A ranked tensor (or mesh tensor) with a static shape (tokens and tuples are not)."""
+    t = tensor_type(value.type)
+    return t is not None and t.has_static_shape
 
 
 @query

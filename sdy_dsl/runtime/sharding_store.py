@@ -19,13 +19,9 @@ from __future__ import annotations
 from jaxlib.mlir import ir
 
 from .sharding import DimSharding, TensorSharding, codec
-from .values import operation
+from .values import operation, rank_of
 
 FUNC_ARGS, FUNC_RESULTS = "arg_attrs", "res_attrs"
-
-
-def rank_of(value_type: ir.Type) -> int:
-    return value_type.rank if isinstance(value_type, ir.ShapedType) and value_type.has_rank else 0
 
 
 def fully_open(mesh_name, rank: int, inline_mesh=None) -> TensorSharding:

@@ -176,6 +176,22 @@ def transform_all_shardings(root, fn: Callable[[TensorSharding], TensorSharding]
     return changed
 
 
+def tensor_type(value_type: ir.Type) -> ir.RankedTensorType | None:
+    """The ranked tensor type a sharding describes: the type itself, or the
+    global type of an `!mpmd.mesh_tensor` (a shaped type for propagation)."""
+    if isinstance(value_type, ir.RankedTensorType):
+        return value_type
+    from .mpmd import mesh_tensor_type  # local: mpmd builds on this module
+    mesh_tensor = mesh_tensor_type(value_type)
+    return mesh_tensor.global_type if mesh_tensor is not None else None
+
+
+def rank_of(value_type: ir.Type) -> int:
+    """The rank a sharding of this type has (0 for a non-tensor)."""
+    t = tensor_type(value_type)
+    return t.rank if t is not None else 0
+
+
 def ranked_rank(value: ir.Value) -> int | None:
     t = value.type
     if isinstance(t, ir.RankedTensorType):

@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import DimSharding, Mesh, TensorSharding, codec
-from ..values import operation
+from ..values import operation, tensor_type
 from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
@@ -56,15 +56,13 @@ def identity_rule(shape: Sequence[int], num_operands: int = 1) -> OpShardingRule
 
 
 def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
-    t = value_type
-    if not isinstance(t, ir.RankedTensorType):
-        return None
-    if not t.has_static_shape:
+    t = tensor_type(value_type)
+    if t is None or not t.has_static_shape:
         return None
     return tuple(t.shape)
 
 
-# ----------------------------------------------------------------- worklist# ----------------------------------------------------------------- worklist
+# ----------------------------------------------------------------- worklist
 
 
 class Worklist:
