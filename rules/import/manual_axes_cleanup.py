@@ -7,7 +7,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime.sharding import AxisRef, ManualAxes, Mesh, TensorSharding, codec
+from sdy_dsl.runtime.sharding import AxisRef, ManualAxes, Mesh, TensorSharding, codec, axis_set_difference, sort_and_merge_axes
 
 
 @hook
@@ -46,17 +46,15 @@ def common_mesh_sharding(ctx: RewriteContext, shardings: list) -> TensorSharding
 @hook
 def with_unused_manual_axes_replicated(ctx: RewriteContext, shardings: list, values: list, manual: list,
                                        mesh: Mesh, common: TensorSharding) -> list:
-    meshes = ctx.meshes()
     out = []
     for s, v in zip(shardings, values):
-        used = {a.name for a in s.all_axes()}
-        unused = [a for a in manual if a not in used]
+        # The parts of the manual axes the sharding does not use (sub-axes too).
+        unused = axis_set_difference([AxisRef(a) for a in manual], s.all_axes(), mesh)
         if not isinstance(v.type, ir.ShapedType) or not unused:
             out.append(s)
             continue
-        replicated = sorted(s.replicated + tuple(AxisRef(a) for a in unused), key=lambda a: a.sort_key(mesh))
-        s = replace(s, replicated=tuple(replicated))
-        if not meshes.mesh_of(s).axes and not meshes.mesh_of(s).device_ids:
-            s = s.with_mesh(common.mesh_name, common.inline_mesh)
-        out.append(s)
+        replicated = sort_and_merge_axes(s.replicated + tuple(unused), mesh)
+        # An updated sharding moves to the op's common mesh (a symbol or an
+        # inlined mesh, as the first sharding on a non-empty mesh writes it).
+        out.append(replace(s, replicated=tuple(replicated)).with_mesh(common.mesh_name, common.inline_mesh))
     return out

@@ -128,6 +128,38 @@ def axes_size(axes: Iterable[AxisRef], mesh: Mesh) -> int:
     return math.prod(a.size(mesh) for a in axes)
 
 
+def axis_set_difference(axes: Iterable[AxisRef], minus: Iterable[AxisRef], mesh: Mesh) -> list[AxisRef]:
+    """The parts of `axes` that no axis of `minus` covers, as (sub-)axes
+    (Shardy's getAxisSetDiff): "y" minus "y":(2)2 is "y":(1)2 and "y":(4)2."""
+    minus = list(minus)
+    out = []
+    for axis in axes:
+        start, end = axis.pre_size, axis.next_pre_size(mesh)
+        cuts = {start, end}
+        covered = []
+        for other in minus:
+            if other.overlaps(axis, mesh):
+                lo, hi = max(start, other.pre_size), min(end, other.next_pre_size(mesh))
+                cuts.update((lo, hi))
+                covered.append((lo, hi))
+        points = sorted(cuts)
+        for lo, hi in zip(points, points[1:]):
+            if not any(c_lo <= lo and hi <= c_hi for c_lo, c_hi in covered):
+                out.append(axis.full_or_sub(mesh, lo, hi // lo))
+    return out
+
+
+def sort_and_merge_axes(axes: Iterable[AxisRef], mesh: Mesh) -> list[AxisRef]:
+    """Mesh order, with consecutive sub-axes of one axis merged (sortAndMergeAxes)."""
+    out: list[AxisRef] = []
+    for axis in sorted(axes, key=lambda a: a.sort_key(mesh)):
+        if out and out[-1].can_merge(axis, mesh):
+            out[-1] = out[-1].merge(axis, mesh)
+        else:
+            out.append(axis)
+    return out
+
+
 def axes_text(axes: Iterable[AxisRef]) -> str:
     return ", ".join(a.text() for a in axes)
 

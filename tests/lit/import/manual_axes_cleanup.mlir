@@ -125,3 +125,45 @@ func.func @no_manual_axes_non_empty_body() {
   } : () -> ()
   return
 }
+
+// -----
+
+sdy.mesh @mesh_ab = <["a"=2, "b"=2]>
+
+// A sharding that gains a replicated manual axis moves to the op's common
+// mesh: here the symbol of the first sharding, though its own inlined mesh
+// is the same mesh.
+// CHECK-LABEL: func @inlined_twin_of_the_symbol_moves_to_it
+// CHECK:       out_shardings=[<@mesh_ab, [{"a"}], replicated={"b"}>] manual_axes={"a", "b"}
+func.func @inlined_twin_of_the_symbol_moves_to_it(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_ab, [{"a"}], replicated={"b"}>] out_shardings=[<mesh<["a"=2, "b"=2]>, [{"a"}]>] manual_axes={"b", "a"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// A sharding that already mentions every manual axis is left as written.
+// CHECK-LABEL: func @untouched_sharding_keeps_its_inlined_mesh
+// CHECK:       out_shardings=[<mesh<["a"=2, "b"=2]>, [{"a"}], replicated={"b"}>]
+func.func @untouched_sharding_keeps_its_inlined_mesh(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_ab, [{"a"}]>] out_shardings=[<mesh<["a"=2, "b"=2]>, [{"a"}], replicated={"b"}>] manual_axes={"a", "b"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh_p4_q4 = <["p"=4, "q"=4]>
+
+// A manual axis partly used as a sub-axis leaves the rest of it replicated,
+// as sub-axes; sub-axes that together make a whole axis merge into it.
+// CHECK-LABEL: func @sub_axes_leave_the_rest_of_their_axis
+// CHECK:       in_shardings=[<@mesh_p4_q4, [{"q":(1)2}], replicated={"p", "q":(2)2}>]
+// CHECK-SAME:  out_shardings=[<@mesh_p4_q4, [{"q":(2)2}], replicated={"p", "q":(1)2}>] manual_axes={"p", "q"}
+func.func @sub_axes_leave_the_rest_of_their_axis(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_p4_q4, [{"q":(1)2}]>] out_shardings=[<@mesh_p4_q4, [{"q":(2)2}], replicated={"p":(2)2}>] manual_axes={"q", "p"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
