@@ -382,3 +382,15 @@ def test_a_copied_propagation_pass_runs_without_its_data_files(tmp_path):
         assert rc == 0, err
         ok, expected = run_reference(module, f"builtin.module({flag[1:]})")
         assert ok and out == expected
+
+
+def test_unknown_op_warning_names_the_op(tmp_path):
+    module = MESH + textwrap.dedent("""\
+        func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x2xf32> {
+          %values, %indices = chlo.top_k(%arg0, k = 2) : tensor<8x4xf32> -> (tensor<8x2xf32>, tensor<8x2xi32>)
+          return %values : tensor<8x2xf32>
+        }
+        """)
+    rc, out, err = _opt(tmp_path, module, "-sdy-basic-propagate")
+    assert rc == 0
+    assert err.startswith(f"{tmp_path / 'in.mlir'}:3:23: warning: op 'chlo.top_k' is unknown to SDY sharding rule registry")

@@ -14,6 +14,7 @@ from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import stablehlo
 
 from sdy_dsl.hooks import hook
+from sdy_dsl.runtime.op_registry import active
 from sdy_dsl.runtime.op_sharding_rule import (
     NEED_REPLICATION, NULL_DIM, PASS_THROUGH, PERMUTATION, REDUCTION,
     OpShardingRule, RuleBuilder, tensor_shapes)
@@ -262,6 +263,9 @@ def dynamic_update_slice(op: ir.Operation, conservative: bool = False) -> OpShar
     operand_shape, update_shape = operand_shapes[0], operand_shapes[1]
     builder = RuleBuilder(operand_shapes, result_shapes)
     no_dims = [NULL_DIM] * len(operand_shapes)
+    # With constant start indices the partitioner needs no replicated update.
+    interfaces = active().interfaces
+    constant_indices = all(interfaces.is_constant_like(v) for v in list(op.operation.operands)[2:])
     for dim, (operand_size, update_size) in enumerate(zip(operand_shape, update_shape)):
         if operand_size == update_size:
             builder.add_factor_everywhere(dim, operand_size)
@@ -270,7 +274,7 @@ def dynamic_update_slice(op: ir.Operation, conservative: bool = False) -> OpShar
             # the update needs replication along this dimension.
             builder.add_factor([dim] + no_dims[1:], dim, operand_size)
             builder.add_factor([NULL_DIM, dim] + no_dims[2:], NULL_DIM, update_size,
-                               NEED_REPLICATION)
+                               PASS_THROUGH if constant_indices else NEED_REPLICATION)
     return builder.build()
 
 
@@ -331,8 +335,11 @@ def _gather_scatter_factors(is_scatter: bool, implicit_batch_kind: str, input_sh
             batch_pos += 1
 
     for collapsed_dim in collapsed_dims:
-        add(collapsed_dim, NULL_DIM, NULL_DIM, input_shape[collapsed_dim],
-            PASS_THROUGH if is_scatter else REDUCTION, False)
+        # Gather: sharding a size-1 dimension is meaningless, so it is replicated;
+        # a larger one may be sharded, at the cost of an all-reduce of the result.
+        size = input_shape[collapsed_dim]
+        kind = PASS_THROUGH if is_scatter else (NEED_REPLICATION if size == 1 else REDUCTION)
+        add(collapsed_dim, NULL_DIM, NULL_DIM, size, kind, False)
 
     if index_vector_dim < len(indices_shape):
         add(NULL_DIM, index_vector_dim, NULL_DIM, indices_shape[index_vector_dim],

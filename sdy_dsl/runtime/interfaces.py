@@ -109,7 +109,7 @@ class DataFlowDecl:
         return self.source_terminators == ("all",) or region_index in self.source_terminators
 
 
-TRAITS = ("elementwise", "terminator", "keep-alive")
+TRAITS = ("elementwise", "terminator", "keep-alive", "constant-like")
 
 
 @dataclass
@@ -330,6 +330,10 @@ class InterfaceRegistry:
 
     def is_elementwise(self, op: ir.Operation) -> bool:
         return self.has_trait(op, "elementwise")
+
+    def is_constant_like(self, value: ir.Value) -> bool:
+        """Whether `value` is the result of a constant-like op."""
+        return isinstance(value, ir.OpResult) and self.has_trait(value.owner.operation, "constant-like")
 
     def barrier_attr(self, op_name: str) -> str | None:
         decl = self.ops.get(op_name)

@@ -199,16 +199,20 @@ class ByAttribute(Declaration):
         return ByAttribute(self.loc, self.attr_name, cases, default,
                            self.has_default or previous.has_default)
 
-    def choose(self, op) -> Declaration:
+    def choose(self, op) -> Declaration | None:
+        """The declaration for the op's attribute value (None: unknown)."""
         attrs = op.attributes
         if self.attr_name in attrs:
             attr = attrs[self.attr_name]
             if isinstance(attr, ir.StringAttr):
-                return self.cases.get(attr.value, self.default)
-        return self.default
+                found = self.cases.get(attr.value)
+                if found is not None:
+                    return found
+        return self.default if self.has_default else None
 
     def rule(self, op, conservative):
-        return self.choose(op).rule(op, conservative)
+        chosen = self.choose(op)
+        return chosen.rule(op, conservative) if chosen is not None else None
 
 
 class _Delete(Declaration):
@@ -515,7 +519,7 @@ class _Loader:
         if "default" in mapping:
             default = self.declaration(mapping["default"], mapping.loc_of("default"))
         else:
-            default = NoRule(mapping.loc)
+            default = None
         return ByAttribute(mapping.loc_of("by"), str(attr_name), cases, default, "default" in mapping)
 
 
@@ -549,6 +553,7 @@ class OpShardingRuleRegistry:
         self.paths = [Path(p) for p in paths]
         self.path = self.paths[-1] if self.paths else default_rule_file()
         self.declarations: dict[str, Declaration] = {}
+        self.warned: set[str] = set()  # kinds of unknown op already warned about
         for path in self.paths:
             for op_name, declaration in _Loader(path).load().items():
                 if declaration is DELETE:
@@ -564,12 +569,33 @@ class OpShardingRuleRegistry:
         return self.declarations.get(op_name)
 
     def create_rule(self, op, conservative: bool = False) -> OpShardingRule | None:
-        """The registry's rule for `op`, ignoring any rule already attached to it."""
+        """The registry's rule for `op`, ignoring any rule already attached to it.
+
+        An op the registry does not know gets Shardy's warning, the first of
+        each kind (op, custom call) in this registry's run only."""
         op = op.operation
         declaration = self.declarations.get(op.name)
+        if isinstance(declaration, ByAttribute) and declaration.choose(op) is None:
+            self._warn_unknown(op, declaration)
+            return None
         if declaration is None:
+            self._warn_unknown(op, None)
             return None
         return declaration.rule(op, conservative)
+
+    def _warn_unknown(self, op, by: "ByAttribute | None") -> None:
+        from ..diagnostics import emit_warning
+        from .op_registry import active
+        if by is not None and by.attr_name == "call_target_name":
+            kind, message = "custom call", (f"custom call @{ir.StringAttr(op.attributes['call_target_name']).value}"
+                                            " is unknown to SDY sharding rule registry")
+        else:
+            if active().interfaces.is_terminator(op):
+                return
+            kind, message = "op", f"op '{op.name}' is unknown to SDY sharding rule registry"
+        if kind not in self.warned:
+            self.warned.add(kind)
+            emit_warning(op, message)
 
     def rule_for(self, op, conservative: bool = False) -> OpShardingRule | None:
         """The op's rule: the one attached to it (`sdy.sharding_rule`), else the registry's."""
@@ -588,14 +614,12 @@ class OpShardingRuleRegistry:
             op = op.operation
             attrs = op.attributes
             if SHARDING_RULE_ATTR not in attrs:
-                declaration = self.declarations.get(op.name)
-                if declaration is not None:
-                    rule = declaration.rule(op, conservative)
-                    if rule is not None:
-                        attr = attrs_by_rule.get(rule)
-                        if attr is None:
-                            attr = attrs_by_rule[rule] = rule.to_attr(op.context)
-                        attrs[SHARDING_RULE_ATTR] = attr
+                rule = self.create_rule(op, conservative)
+                if rule is not None:
+                    attr = attrs_by_rule.get(rule)
+                    if attr is None:
+                        attr = attrs_by_rule[rule] = rule.to_attr(op.context)
+                    attrs[SHARDING_RULE_ATTR] = attr
             return ir.WalkResult.ADVANCE
 
         module_op = module_op.operation

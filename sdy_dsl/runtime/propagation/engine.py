@@ -207,6 +207,14 @@ class PropagationEngine:
             if common is None:
                 continue
             if conflict:
+                from ...diagnostics import emit_warning
+                first = members[0]
+                owner = first.owner.owner if isinstance(first, ir.BlockArgument) else first.owner
+                emit_warning(owner, f"The initial operand shardings on the sharding groups of groupID: {gid} "
+                             "do not match. Inserting an open sharding constraint to all constrained "
+                             "values. This can be caused when shardings from different values are "
+                             "grouped (e.g. from jax.shard_alike) but have separate inconsistent "
+                             "sharding constraints on them.")
                 conflicting.append((members, common))
             else:
                 for member in members:
