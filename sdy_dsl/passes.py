@@ -14,9 +14,10 @@ from pathlib import Path
 
 from .errors import UsageError
 from .interp.rulefile import PassDef, load_rule_file
+from .resources import builtin_rules_dir
 from .runtime import interfaces
 
-BUILTIN_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+BUILTIN_RULES_DIR = builtin_rules_dir()
 _PASS_KEY = re.compile(r"^pass:\s*['\"]?([^'\"\s#]+)", re.M)
 
 # Passes that MLIR itself provides (run through its PassManager).

@@ -14,10 +14,11 @@ from pathlib import Path
 from jaxlib.mlir import ir
 
 from ..errors import RuleFileError
+from ..resources import builtin_rules_dir
 from .sharding import TensorSharding, codec
 from .values import SHARDING_ATTR, operation, set_func_sharding
 
-RULES_DIR = Path(__file__).resolve().parent.parent.parent / "rules"
+RULES_DIR = builtin_rules_dir()
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import yaml
 from jaxlib.mlir import ir
 
 from .factor_propagation import Direction
+from ...resources import builtin_rules_dir
 
 # A predicate gets a view of the op being propagated (see OpView below) and a
 # factor index; `op_name: [...]` cases are turned into name-set predicates.
@@ -183,8 +183,7 @@ def heuristics_from_data(data: Sequence[dict]) -> list[Heuristic]:
 
 # The reference's schedule, in its order, is the built-in rule file: it is
 # the one place the default is written.
-BUILTIN_HEURISTICS_FILE = (Path(__file__).resolve().parents[3] / "rules" / "propagation"
-                           / "op_priority_heuristics.yaml")
+BUILTIN_HEURISTICS_FILE = builtin_rules_dir() / "propagation" / "op_priority_heuristics.yaml"
 
 
 @functools.cache
