@@ -18,15 +18,14 @@ from . import __version__
 from .errors import SdyDslError, UsageError
 
 try:  # an error while loading the built-in rules goes through main()'s one-line path
-    from jaxlib.mlir import ir
-
     from . import diagnostics
     from .interp import driver as driver_mod
     from .interp.driver import Observer
-    from .mlir_context import make_context
+    from .mlir_context import MLIR_BYTECODE_MAGIC, make_context
     from .passes import PassRegistry
-    from .pipeline import (PassVerificationError, Pipeline, PipelineRunner, Step, load_pipeline_file,
-                           not_implemented_error, parse_pipeline_string, resolve_pipeline_file)
+    from .api import run_source
+    from .pipeline import (Pipeline, PipelineRunner, Step, load_pipeline_file, not_implemented_error,
+                           parse_pipeline_string, resolve_pipeline_file)
     _STARTUP_ERROR: SdyDslError | None = None
 except SdyDslError as _e:
     _STARTUP_ERROR = _e
@@ -39,7 +38,6 @@ USAGE = """usage:
   sdy-dsl --version | --help"""
 
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
-MLIR_BYTECODE_MAGIC = b"ML\xefR"
 
 
 @dataclass
@@ -288,38 +286,10 @@ def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, re
                   dump_dir: str | None = None, seconds: dict | None = None):
     """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS."""
     padded = text if isinstance(text, bytes) else "\n" * (first_line - 1) + text
-    seconds = {} if seconds is None else seconds
-    diags: list = []
-    output = None
-    ctx = make_context(args.unregistered)
-    with ctx, ir.Location.unknown(), diagnostics.collecting_warnings(diags):
-        handler = ctx.attach_diagnostic_handler(lambda d: diags.extend(diagnostics.flatten(d)) or True)
-        try:
-            t0 = time.perf_counter()
-            module = ir.Module.parse(padded)
-            seconds["parse"] = seconds.get("parse", 0.0) + time.perf_counter() - t0
-            runner = PipelineRunner(registry, pipeline, observer,
-                                    dump_dir=dump_dir, progress=args.progress, timing=args.timing,
-                                    print_before_all=args.print_before_all,
-                                    print_after_all=args.print_after_all, debuginfo=args.debuginfo)
-            runner.run(module)
-            t0 = time.perf_counter()
-            output = runner.module_text(module).rstrip("\n") + "\n"
-            seconds["print"] = seconds.get("print", 0.0) + time.perf_counter() - t0
-        except ir.MLIRError as e:
-            for d in e.error_diagnostics:
-                diags.extend(diagnostics.flatten(d))
-            if not any(sev == "error" for sev, _, _ in diags):
-                diags.append(("error", None, str(e)))
-        except PassVerificationError as e:
-            for d in e.mlir_error.error_diagnostics:
-                diags.extend(diagnostics.flatten(d))
-            if not diags:
-                diags.append(("error", None, e.message))
-        except diagnostics.PassFailure:
-            pass  # the failing rule already emitted its diagnostics
-        finally:
-            handler.detach()
+    output, diags = run_source(padded, registry, pipeline, observer, unregistered=args.unregistered,
+                               seconds=seconds, dump_dir=dump_dir, progress=args.progress,
+                               timing=args.timing, print_before_all=args.print_before_all,
+                               print_after_all=args.print_after_all, debuginfo=args.debuginfo)
     ok = output is not None
     if not args.verify:
         # Notes that only dump the failing op span many lines; the error says enough.

@@ -156,8 +156,11 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
 def resolve_pipeline_file(spec: str | Path) -> Path:
     """A pipeline file path, or the shipped pipeline of that name (`shardy_full`)."""
     path = Path(spec)
-    if path.is_file():
-        return path
+    try:
+        if path.is_file():
+            return path
+    except OSError:  # e.g. a name too long to be a file
+        pass
     shipped = shipped_pipeline(str(spec))
     if shipped is not None:
         return shipped
