@@ -82,7 +82,6 @@ class Flag:
     repeat: bool = False  # a value flag given several times collects every value
 
 
-_RUNS = ("opt", "run", "explain")
 _OBSERVE = ("opt", "run")
 # Every flag, the sub-commands it does something in, and what it does: the
 # parser and --help both read this table.
@@ -99,22 +98,22 @@ FLAGS = [
          "process each chunk on its own"),
     Flag("verify-diagnostics", "verify", False, ("opt",), "check the diagnostics against the "
          "'// expected-error' (warning, note, remark) comments of the input"),
-    Flag("allow-unregistered-dialect", "unregistered", False, _RUNS, "accept ops of unregistered dialects"),
-    Flag("rules", "rule_dirs", True, _RUNS + ("passes",), "load rule files (and data files such as "
+    Flag("allow-unregistered-dialect", "unregistered", False, _OBSERVE, "accept ops of unregistered dialects"),
+    Flag("rules", "rule_dirs", True, _OBSERVE + ("explain", "passes"), "load rule files (and data files such as "
          "op_sharding_rules.yaml) from DIR over the built-in ones", "DIR", True),
-    Flag("only-rules", "only_rule_dirs", True, _RUNS + ("passes",), "load rule files from DIR only, "
+    Flag("only-rules", "only_rule_dirs", True, _OBSERVE + ("passes",), "load rule files from DIR only, "
          "without the built-in ones", "DIR", True),
-    Flag("trace", "trace", False, _RUNS, "print which rule fired on which op, in order (stderr)"),
-    Flag("trace-json", "trace_json", False, _RUNS, "the trace as JSON lines"),
-    Flag("rule-stats", "rule_stats", False, _RUNS, "print attempts, matches, fires, no-op rewrites and "
+    Flag("trace", "trace", False, _OBSERVE, "print which rule fired on which op, in order (stderr)"),
+    Flag("trace-json", "trace_json", False, _OBSERVE, "the trace as JSON lines"),
+    Flag("rule-stats", "rule_stats", False, _OBSERVE, "print attempts, matches, fires, no-op rewrites and "
          "time per rule"),
-    Flag("timing", "timing", False, _RUNS, "print the time of parsing, of each pass, of printing and "
+    Flag("timing", "timing", False, _OBSERVE, "print the time of parsing, of each pass, of printing and "
          "the total"),
-    Flag("mlir-timing", "timing", False, _RUNS, "same as --timing"),
+    Flag("mlir-timing", "timing", False, _OBSERVE, "same as --timing"),
     Flag("explain", "explain", True, _OBSERVE, "for each op where RULE did not fire, print the first "
          "constraint that failed", "RULE", True),
-    Flag("disable-rule", "disabled", True, _RUNS, "do not run RULE (ID or PASS/ID)", "RULE", True),
-    Flag("enable-rule", "enabled", True, _RUNS, "run only the rules given by --enable-rule", "RULE", True),
+    Flag("disable-rule", "disabled", True, _OBSERVE, "do not run RULE (ID or PASS/ID)", "RULE", True),
+    Flag("enable-rule", "enabled", True, _OBSERVE, "run only the rules given by --enable-rule", "RULE", True),
     Flag("dump-dir", "dump_dir", True, _OBSERVE, "write the module after each pass to DIR "
          "(one sub-directory per chunk with --split-input-file)", "DIR"),
     Flag("mlir-print-ir-after-all", "print_after_all", False, _OBSERVE, "print the module after each "
@@ -123,7 +122,7 @@ FLAGS = [
          "each pass (stderr)"),
     Flag("mlir-print-debuginfo", "debuginfo", False, _OBSERVE, "print locations (loc(...)) in the "
          "output and the dumps"),
-    Flag("progress", "progress", False, _RUNS, "print each pass as it starts (stderr)"),
+    Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts (stderr)"),
     Flag("json", "json", False, ("passes",), "list the passes as JSON"),
 ]
 FLAG_BY_NAME = {f.name: f for f in FLAGS}
@@ -375,6 +374,11 @@ def _main(argv: list[str]) -> int:
     if args.command == "passes":
         return cmd_passes(args, registry)
     pipeline = build_pipeline(args, registry)
+    if args.command == "explain":
+        from .explain import explain
+        fname, source = read_input(args.input)
+        print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report))
+        return 0
     # Validate the pipeline (passes, options) before reading any input.
     with make_context():
         PipelineRunner(registry, pipeline)
