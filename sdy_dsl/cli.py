@@ -69,6 +69,7 @@ class Args:
     pass_name: str | None = None  # passes NAME
     value: str | None = None  # explain VALUE
     report: str | None = None  # explain --report
+    debug_sharding: bool = False
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,8 @@ FLAGS = [
          "each pass (stderr)"),
     Flag("mlir-print-debuginfo", "debuginfo", False, _OBSERVE, "print locations (loc(...)) in the "
          "output and the dumps"),
+    Flag("debug-sharding", "debug_sharding", False, _OBSERVE, "turn on the reference's debug options "
+         "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
     Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts (stderr)"),
     Flag("json", "json", False, ("passes",), "list the passes as JSON"),
 ]
@@ -374,6 +377,10 @@ def _main(argv: list[str]) -> int:
     if args.command == "passes":
         return cmd_passes(args, registry)
     pipeline = build_pipeline(args, registry)
+    if args.debug_sharding:
+        from .api import with_options
+        from .explain import debug_options
+        pipeline = with_options(pipeline, debug_options(pipeline, registry))
     if args.command == "explain":
         from .explain import explain
         fname, source = read_input(args.input)

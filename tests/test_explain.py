@@ -209,3 +209,16 @@ def test_report_renders_in_headless_chromium(model, tmp_path):
     data_rgb = tuple(int(x) for x in re.findall(r"\d+", colours["data"])[:3])
     model_rgb = tuple(int(x) for x in re.findall(r"\d+", colours["model"])[:3])
     assert count(data_rgb) > 200 and count(model_rgb) > 200
+
+
+def test_run_debug_sharding_turns_on_every_debug_option(tmp_path):
+    """`run PIPELINE --debug-sharding`: no pipeline file to write, and the sink keeps what propagation saved.
+
+    (The unconstrained model: with a constraint, step numbers differ, see above.)"""
+    model = tmp_path / "model.mlir"
+    model.write_text(model_text(constrained=False))
+    rc, out, err = run_sdy_dsl(["run", "shardy_full", str(model), "--debug-sharding"])
+    assert rc == 0, err
+    ok, expected = run_reference(model.read_text(), REFERENCE_DEBUG)
+    assert ok and out == expected
+    assert "sdy.sharding_origins" in out and "sdy.propagation_edges" in out
