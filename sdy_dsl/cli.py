@@ -70,6 +70,8 @@ class Args:
     value: str | None = None  # explain VALUE
     report: str | None = None  # explain --report
     debug_sharding: bool = False
+    trace_file: str | None = None
+    trace_filter: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,10 @@ FLAGS = [
          "without the built-in ones", "DIR", True),
     Flag("trace", "trace", False, _OBSERVE, "print which rule fired on which op, in order (stderr)"),
     Flag("trace-json", "trace_json", False, _OBSERVE, "the trace as JSON lines"),
+    Flag("trace-file", "trace_file", True, _OBSERVE, "write the trace to FILE instead of stderr "
+         "(implies --trace)", "FILE"),
+    Flag("trace-filter", "trace_filter", True, _OBSERVE, "trace only the lines that contain TEXT "
+         "(a value such as %12, an op name, a location, a pass)", "TEXT"),
     Flag("rule-stats", "rule_stats", False, _OBSERVE, "print attempts, matches, fires, no-op rewrites and "
          "time per rule"),
     Flag("timing", "timing", False, _OBSERVE, "print the time of parsing, of each pass, of printing and "
@@ -391,9 +397,24 @@ def _main(argv: list[str]) -> int:
         PipelineRunner(registry, pipeline)
     fname, source = read_input(args.input)
     driver_mod.SOURCE_NAME = fname
-    observer = Observer(trace=args.trace or args.trace_json, trace_json=args.trace_json,
+    trace_stream = None
+    if args.trace_file is not None:
+        try:
+            trace_stream = open(args.trace_file, "w")
+        except OSError as e:
+            raise SdyDslError(f"cannot write trace file '{args.trace_file}': {e.strerror}") from None
+    observer = Observer(trace=args.trace or args.trace_json or trace_stream is not None,
+                        trace_json=args.trace_json, stream=trace_stream, trace_filter=args.trace_filter,
                         collect_stats=args.rule_stats, explain=args.explain, disabled=args.disabled,
                         only_enabled=args.enabled)
+    try:
+        return _run_chunks(args, registry, pipeline, observer, fname, source, started)
+    finally:
+        if trace_stream is not None:
+            trace_stream.close()
+
+
+def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float) -> int:
     all_ok, outputs, seconds = True, [], {}
     chunks = list(chunks_of(source, args.split))
     for n, (text, first_line) in enumerate(chunks):

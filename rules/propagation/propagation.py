@@ -13,6 +13,7 @@ from sdy_dsl.interp.yaml_loader import load_yaml
 from sdy_dsl.passes import resolve_data_file
 from sdy_dsl.runtime.op_sharding_rule_registry import load_registry
 from sdy_dsl.runtime.propagation import heuristics_from_data, propagate
+from sdy_dsl.trace import PropagationTrace
 
 HEURISTICS_FILE = "op_priority_heuristics.yaml"
 RULES_FILE = "op_sharding_rules.yaml"
@@ -58,9 +59,8 @@ def _run(ctx: RewriteContext, strategy: str) -> None:
     observer = ctx.observer
     trace = None
     if observer is not None and observer.wants_steps:
-        # --trace / --rule-stats: each propagation step, counted per op kind.
-        def trace(op, operand_shardings, result_shardings, changed):
-            observer.record_step(ctx.pass_name, f"step:{op.name}", op, changed)
+        # --trace / --rule-stats: each propagation step, counted and timed per op kind.
+        trace = PropagationTrace(observer, ctx.pass_name, ctx.module)
     propagate(ctx.module, strategy, trace=trace,
               rule_provider=lambda op, conservative: registry.rule_for(op, conservative),
               conservative=options.get("conservative-propagation", False),
