@@ -131,7 +131,8 @@ FLAGS = [
          "output and the dumps"),
     Flag("debug-sharding", "debug_sharding", False, _OBSERVE, "turn on the reference's debug options "
          "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
-    Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts (stderr)"),
+    Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts and, inside propagation, "
+         "its progress every half second (stderr)"),
     Flag("json", "json", False, ("passes",), "list the passes as JSON"),
 ]
 FLAG_BY_NAME = {f.name: f for f in FLAGS}
@@ -405,6 +406,7 @@ def _main(argv: list[str]) -> int:
             raise SdyDslError(f"cannot write trace file '{args.trace_file}': {e.strerror}") from None
     observer = Observer(trace=args.trace or args.trace_json or trace_stream is not None,
                         trace_json=args.trace_json, stream=trace_stream, trace_filter=args.trace_filter,
+                        progress=args.progress,
                         collect_stats=args.rule_stats, explain=args.explain, disabled=args.disabled,
                         only_enabled=args.enabled)
     try:

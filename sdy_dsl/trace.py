@@ -11,11 +11,14 @@ traced as one line per tensor it changed:
 
 `--rule-stats` counts every step under `step:<op name>` with its time (the
 time since the previous step of the run, so the worklist's own bookkeeping
-is attributed to the step it led to).
+is attributed to the step it led to). `--progress` prints, every half
+second, the steps so far, how many changed shardings, and how many of the
+module's ops have been visited.
 """
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import Callable, Sequence
 
@@ -31,13 +34,29 @@ def _text(sharding) -> str:
 class PropagationTrace:
     """The engine's `trace` callback for one pass run, reporting to OBSERVER."""
 
+    PROGRESS_SECONDS = 0.5  # --progress: at most one line per this many seconds
+
     def __init__(self, observer: Observer, pass_name: str, module_op):
         self.observer = observer
         self.pass_name = pass_name
         # SSA names as the module prints them; one AsmState for the run keeps naming cheap.
         self.state = ir.AsmState(module_op) if observer.trace else None
         self.step = 0
-        self.last = time.perf_counter()
+        self.last = self.started = self.reported = time.perf_counter()
+        self.visits = 0
+        self.visited: set = set()
+        self.total_ops = self._count_ops(module_op) if observer.progress else 0
+
+    @staticmethod
+    def _count_ops(module_op) -> int:
+        count = 0
+
+        def visit(op):
+            nonlocal count
+            count += 1
+            return ir.WalkResult.ADVANCE
+        module_op.operation.walk(visit)
+        return count
 
     def __call__(self, op: ir.Operation, operand_shardings: Sequence, result_shardings: Sequence,
                  changed: bool, after: Callable[[], tuple[list, list, list, list]] | None = None) -> None:
@@ -52,6 +71,14 @@ class PropagationTrace:
                                     (results, result_shardings, results_after))
             self.step += 1
         self.observer.record_step(self.pass_name, f"step:{op.name}", op, changed, seconds, lines)
+        if self.observer.progress:
+            self.visits += 1
+            self.visited.add(op)
+            if now - self.reported >= self.PROGRESS_SECONDS:
+                self.reported = now
+                print(f"progress: {self.pass_name}: {self.visits} steps, {self.step} changed shardings, "
+                      f"{len(self.visited)} of {self.total_ops} ops visited ({now - self.started:.1f} s)",
+                      file=sys.stderr, flush=True)
 
     def _lines(self, op, operands: tuple, results: tuple) -> list[str]:
         """One line per tensor the step changed; OPERANDS/RESULTS: (values, before, after)."""

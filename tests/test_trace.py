@@ -102,3 +102,18 @@ def test_rule_stats_time_propagation_steps(model):
     assert set(rows) == {"step:stablehlo.dot_general", "step:stablehlo.tanh", "step:func.func"}
     assert rows["step:stablehlo.dot_general"][0] == 2
     assert sum(ms for _, ms in rows.values()) > 0.0
+
+
+def test_progress_inside_propagation(model, monkeypatch):
+    from sdy_dsl.trace import PropagationTrace
+    monkeypatch.setattr(PropagationTrace, "PROGRESS_SECONDS", 0.0)  # a line per step
+    rc, _, err = run_sdy_dsl(["opt", str(model), "-sdy-basic-propagate", "--progress"])
+    assert rc == 0, err
+    rows = re.findall(r"^progress: sdy-basic-propagate: (\d+) steps, (\d+) changed shardings, "
+                      r"(\d+) of (\d+) ops visited \(\d+\.\d s\)$", err, re.M)
+    steps = [int(r[0]) for r in rows]
+    assert steps == list(range(1, len(rows) + 1)) and len(rows) >= 4
+    # Every step that changed shardings is counted (4 of them, numbered 0-3 in the trace above).
+    assert int(rows[-1][1]) == 4
+    assert {int(r[3]) for r in rows} == {7}  # the module, the mesh, the func, its 3 ops and return
+    assert int(rows[-1][2]) <= 7

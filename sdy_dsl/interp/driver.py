@@ -54,7 +54,8 @@ class Observer:
     stats: dict = field(default_factory=dict)
     pass_seconds: dict = field(default_factory=dict)
     warned_noop: set = field(default_factory=set)
-    trace_filter: str | None = None  # --trace-filter: only trace lines containing this text
+    trace_filter: str | None = None  # --trace-filter: only trace lines naming this value, op, ...
+    progress: bool = False  # --progress: engines inside stage hooks report how far they are
 
     def out(self):
         return self.stream or sys.stderr
@@ -80,7 +81,7 @@ class Observer:
     @property
     def wants_steps(self) -> bool:
         """Whether an engine running inside a stage hook should report its steps."""
-        return self.trace or self.collect_stats
+        return self.trace or self.collect_stats or self.progress
 
     def record_step(self, pass_name: str, what: str, op: ir.Operation, changed: bool,
                     seconds: float = 0.0, lines: list[str] | None = None) -> None:
