@@ -32,6 +32,7 @@ from .passes import PassRegistry
 from .pipeline import Pipeline
 from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
 from .runtime.values import SHARDING_ATTR
+from .trace import ops_under
 
 # The reference's debug options (pass option names of Shardy's passes).
 DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",
@@ -187,14 +188,9 @@ class ModuleStories:
     def _func_name(func) -> str:
         return "@" + ir.StringAttr(func.operation.attributes["sym_name"]).value
 
-    def _ops(self, func) -> list[ir.Operation]:
-        ops = []
-
-        def visit(op):
-            ops.append(op)
-            return ir.WalkResult.ADVANCE
-        func.operation.walk(visit)
-        return [op for op in ops if op.name != "func.func"]
+    @staticmethod
+    def _ops(func) -> list[ir.Operation]:
+        return ops_under(func)[1:]
 
     def _name(self, value: ir.Value) -> str:
         return value.get_name(self.state)

@@ -27,6 +27,17 @@ from jaxlib.mlir import ir
 from .interp.driver import Observer, location_text
 
 
+def ops_under(root) -> list[ir.Operation]:
+    """Every op under ROOT, ROOT included, in pre-order."""
+    ops: list[ir.Operation] = []
+
+    def visit(op):
+        ops.append(op)
+        return ir.WalkResult.ADVANCE
+    root.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
 def _text(sharding) -> str:
     return "<none>" if sharding is None else str(sharding)
 
@@ -45,18 +56,7 @@ class PropagationTrace:
         self.last = self.started = self.reported = time.perf_counter()
         self.visits = 0
         self.visited: set = set()
-        self.total_ops = self._count_ops(module_op) if observer.progress else 0
-
-    @staticmethod
-    def _count_ops(module_op) -> int:
-        count = 0
-
-        def visit(op):
-            nonlocal count
-            count += 1
-            return ir.WalkResult.ADVANCE
-        module_op.operation.walk(visit)
-        return count
+        self.total_ops = len(ops_under(module_op)) if observer.progress else 0
 
     def __call__(self, op: ir.Operation, operand_shardings: Sequence, result_shardings: Sequence,
                  changed: bool, after: Callable[[], tuple[list, list, list, list]] | None = None) -> None:
