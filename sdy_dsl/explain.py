@@ -174,6 +174,7 @@ class ModuleStories:
         self.state = ir.AsmState(module.operation)
         self.funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
         self.by_origin_name = {}
+        self._edges_of: dict[ir.Operation, list[Edge]] = {}  # the module is only read: ops hash stably
         self.mesh_axes: list[str] = []
         for op in module.body.operations:
             if op.operation.name == "sdy.mesh":
@@ -370,6 +371,12 @@ class ModuleStories:
             return f"{origin}: {op.name}" + (f" at {where}" if where else "")
         return origin
 
+    def _edges(self, op: ir.Operation) -> list[Edge]:
+        edges = self._edges_of.get(op)
+        if edges is None:
+            edges = self._edges_of[op] = _edges(op)
+        return edges
+
     def _describe(self, op, ref: str) -> str:
         kind, _, n = ref.partition("-")
         values = op.operands if kind == "operand" else op.results
@@ -386,13 +393,13 @@ class ModuleStories:
             if isinstance(current, ir.OpResult):
                 result = ir.OpResult(current)
                 op, target = result.owner.operation, f"result-{result.result_number}"
-                for e in _edges(op):
+                for e in self._edges(op):
                     if e.axis == axis and target in e.targets:
                         candidates.append((e, op, target))
             for use in current.uses:
                 user = use.owner
                 target = f"operand-{use.operand_number}"
-                for e in _edges(user):
+                for e in self._edges(user):
                     if e.axis == axis and target in e.targets:
                         candidates.append((e, user, target))
             candidates = [c for c in candidates if before is None or c[0].step < before]
