@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence, Union
 from jaxlib.mlir import ir
 
 from . import diagnostics
-from .errors import SdyDslError
+from .errors import DiagnosticsError, SdyDslError
 from .interp import driver as driver_mod
 from .interp.driver import Observer, RuleStats
 from .mlir_context import MLIR_BYTECODE_MAGIC, make_context
@@ -69,8 +69,9 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
     trace / rule_stats: collect the CLI's `--trace` lines / `--rule-stats`.
     debuginfo: keep locations (`loc(...)`) in the output text.
 
-    Raises `SdyDslError` (one line per diagnostic in its message) when a pass
-    or the input is invalid.
+    Raises `SdyDslError` when a pass or the input is invalid (a
+    `DiagnosticsError`, one `where: error: message` line per diagnostic, when
+    MLIR or a rule reported it).
     """
     source = module_source(module_or_text)
     if source_name is None:
@@ -91,7 +92,7 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         driver_mod.SOURCE_NAME = previous_name
     messages = [diagnostics.format(source_name, *d) for d in diags if not diagnostics.is_op_dump_note(*d)]
     if output is None:
-        raise SdyDslError("; ".join(messages) or "the pipeline failed", source_name)
+        raise DiagnosticsError(messages or [f"{source_name}: error: the pipeline failed"])
     return PipelineResult(
         text=output, pass_seconds=dict(observer.pass_seconds),
         rule_stats={f"{p}/{r}": st for (p, r), st in observer.stats.items()},

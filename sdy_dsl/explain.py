@@ -26,7 +26,7 @@ from typing import Any
 
 from jaxlib.mlir import ir
 
-from .errors import SdyDslError, UsageError
+from .errors import DiagnosticsError, SdyDslError, UsageError
 from .mlir_context import make_context
 from .passes import PassRegistry
 from .pipeline import Pipeline
@@ -436,13 +436,25 @@ def explain(source: str | bytes, value_spec: str, pipeline: Pipeline, *, rules: 
             source_name: str = "<python>", report: str | None = None) -> str:
     """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given)."""
     from .api import run_pipeline, with_options
-    pipe = with_options(pipeline, debug_options(pipeline, PassRegistry([Path(d) for d in rules or []])))
-    result = run_pipeline(source, pipe, rules=rules, debuginfo=True, source_name=source_name)
+    options = debug_options(pipeline, PassRegistry([Path(d) for d in rules or []]))
+    note = ""
+    try:
+        result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
+                              source_name=source_name)
+    except DiagnosticsError as e:
+        # The reference's propagation edges cannot always be recorded (e.g. on a
+        # data-flow edge with several sources its verifier rejects them, in the
+        # reference too): fall back to the origins alone.
+        origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
+        result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
+                              rules=rules, debuginfo=True, source_name=source_name)
+        note = ("note: origins only: the propagation steps could not be recorded on this module "
+                f"({e.lines[0] if e.lines else e})")
     with make_context(), ir.Location.unknown():
         module = ir.Module.parse(result.text)
         stories = ModuleStories(module, source_name)
         func, kind, what = stories.find(value_spec)
-        text = stories.story(func, kind, what).as_text()
+        text = stories.story(func, kind, what).as_text() + (f"\n{note}" if note else "")
         if report is not None:
             write_report(stories, report, source_name, focus=stories.story(func, kind, what).key)
     return text

@@ -222,3 +222,35 @@ def test_run_debug_sharding_turns_on_every_debug_option(tmp_path):
     ok, expected = run_reference(model.read_text(), REFERENCE_DEBUG)
     assert ok and out == expected
     assert "sdy.sharding_origins" in out and "sdy.propagation_edges" in out
+
+
+def test_explain_falls_back_to_origins_where_the_reference_cannot_record_steps(tmp_path):
+    """On a while loop, debug-propagation-edge-sharding fails verification, in the reference too:
+    explain still answers with the origins, and says why the steps are missing."""
+    mesh = zoo.make_mesh((2, 4), ("data", "model"))
+
+    def f(x, w):
+        def body(carry, _):
+            return jnp.tanh(carry @ w), None
+        return jax.lax.scan(body, x, None, length=3)[0]
+
+    x = jax.ShapeDtypeStruct((8, 16), jnp.float32, sharding=NamedSharding(mesh, P("data", None)))
+    w = jax.ShapeDtypeStruct((16, 16), jnp.float32)
+    text = jax.jit(f).lower(x, w).as_text()
+    ok, _ = run_reference(text, REFERENCE_DEBUG)
+    assert not ok  # the reference's own verifier rejects the recorded edges
+    path = tmp_path / "scan.mlir"
+    path.write_text(text)
+    rc, out, err = run_sdy_dsl(["explain", str(path), "main:result 0"])
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "@main result 0  (JAX name 'result')"
+    assert lines[1] == '  sharding: #sdy.sharding<@mesh, [{"data"}, {}]>'
+    assert lines[2].startswith('  axis data: from argument 0 of @main, a user sharding  [origin "input: 0"]')
+    origins_only = REFERENCE_DEBUG.replace(" debug-propagation-edge-sharding=true", "").replace(
+        " sink-debug-propagation-edge-sharding=true", "")
+    ok, reference = run_reference(text, origins_only)
+    assert ok and re.search(r'jax.result_info = "result", sdy.sharding = [^}]*\}[^}]*\}\]>, '
+                            r'sdy.sharding_origins = \{data = "input: 0"\}', reference)
+    assert re.fullmatch(r"note: origins only: the propagation steps could not be recorded on this module "
+                        r"\(.*scan.mlir:\d+:\d+: error: 'sdy.data_flow_edge' op expected a value ref .*\)", lines[-1])
