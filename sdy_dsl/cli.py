@@ -10,27 +10,32 @@ import os
 import re
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jaxlib.mlir import ir
-
-from . import diagnostics
+from . import __version__
 from .errors import SdyDslError, UsageError
-from .interp import driver as driver_mod
-from .interp.driver import Observer
-from .mlir_context import make_context
-from .passes import PassRegistry
-from .pipeline import Pipeline, PipelineRunner, Step, load_pipeline_file, parse_pipeline_string
-from .pipeline import PassVerificationError
+
+try:  # an error while loading the built-in rules goes through main()'s one-line path
+    from . import diagnostics
+    from .interp import driver as driver_mod
+    from .interp.driver import Observer
+    from .mlir_context import MLIR_BYTECODE_MAGIC, make_context
+    from .passes import PassRegistry
+    from .api import run_source
+    from .pipeline import (Pipeline, PipelineRunner, Step, load_pipeline_file, not_implemented_error,
+                           parse_pipeline_string, resolve_pipeline_file)
+    _STARTUP_ERROR: SdyDslError | None = None
+except SdyDslError as _e:
+    _STARTUP_ERROR = _e
 
 USAGE = """usage:
-  sdy-dsl opt INPUT.mlir [-o OUT] [-PASS[='k=v ...']]... [--pass-pipeline='builtin.module(...)']
-              [--split-input-file] [--verify-diagnostics] [--allow-unregistered-dialect] [COMMON]
-  sdy-dsl run PIPELINE.yaml INPUT.mlir [-o OUT] [--split-input-file] [COMMON]
-  sdy-dsl passes [--rules DIR] [--json]
-COMMON: [--rules DIR]... [--only-rules DIR]... [--trace] [--trace-json] [--rule-stats] [--timing]
-        [--explain RULE] [--disable-rule RULE] [--enable-rule RULE] [--dump-dir DIR] [--progress]"""
+  sdy-dsl opt INPUT.mlir [-o OUT] [-PASS[='k=v ...']]... [--pass-pipeline='builtin.module(...)'] [OPTIONS]
+  sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
+  sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
+  sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl --version | --help"""
 
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
 
@@ -58,64 +63,154 @@ class Args:
     dump_dir: str | None = None
     progress: bool = False
     json: bool = False
+    debuginfo: bool = False
+    print_after_all: bool = False
+    print_before_all: bool = False
+    pass_name: str | None = None  # passes NAME
+    value: str | None = None  # explain VALUE
+    report: str | None = None  # explain --report
+    debug_sharding: bool = False
+    trace_file: str | None = None
+    trace_filter: str | None = None
 
 
-VALUE_FLAGS = {"o", "pass-pipeline", "rules", "only-rules", "explain", "disable-rule", "enable-rule", "dump-dir"}
-BOOL_FLAGS = {"split-input-file": "split", "verify-diagnostics": "verify",
-              "allow-unregistered-dialect": "unregistered", "trace": "trace", "trace-json": "trace_json",
-              "rule-stats": "rule_stats", "timing": "timing", "progress": "progress", "json": "json",
-              "mlir-print-debuginfo": None, "mlir-diagnostic-verbosity-level": None}
+@dataclass(frozen=True)
+class Flag:
+    name: str
+    attr: str | None  # None: accepted for sdy_opt compatibility, nothing to do
+    takes_value: bool
+    commands: tuple[str, ...]
+    help: str
+    metavar: str = ""
+    repeat: bool = False  # a value flag given several times collects every value
+
+
+_OBSERVE = ("opt", "run")
+# Every flag, the sub-commands it does something in, and what it does: the
+# parser and --help both read this table.
+FLAGS = [
+    Flag("o", "output", True, _OBSERVE, "write the output module to FILE (atomically, only on success; "
+         "default: stdout)", "FILE"),
+    Flag("pass-pipeline", "pipeline", True, ("opt",), "an MLIR pass pipeline, e.g. "
+         "'builtin.module(inline,func.func(sdy-sharding-constraint-to-reshard))'", "PIPELINE"),
+    Flag("pipeline", "pipeline_file", True, ("explain",), "the pipeline explain runs (a YAML file or a "
+         "shipped name; default: shardy_full)", "PIPELINE"),
+    Flag("report", "report", True, ("explain",), "also write an HTML report of every value's sharding "
+         "and where it came from", "OUT.html"),
+    Flag("split-input-file", "split", False, _OBSERVE, "split the input at '// -----' lines and "
+         "process each chunk on its own"),
+    Flag("verify-diagnostics", "verify", False, ("opt",), "check the diagnostics against the "
+         "'// expected-error' (warning, note, remark) comments of the input"),
+    Flag("allow-unregistered-dialect", "unregistered", False, _OBSERVE, "accept ops of unregistered dialects"),
+    Flag("rules", "rule_dirs", True, _OBSERVE + ("explain", "passes"), "load rule files (and data files such as "
+         "op_sharding_rules.yaml) from DIR over the built-in ones", "DIR", True),
+    Flag("only-rules", "only_rule_dirs", True, _OBSERVE + ("passes",), "load rule files from DIR only, "
+         "without the built-in ones", "DIR", True),
+    Flag("trace", "trace", False, _OBSERVE, "print which rule fired on which op, in order (stderr)"),
+    Flag("trace-json", "trace_json", False, _OBSERVE, "the trace as JSON lines"),
+    Flag("trace-file", "trace_file", True, _OBSERVE, "write the trace to FILE instead of stderr "
+         "(implies --trace)", "FILE"),
+    Flag("trace-filter", "trace_filter", True, _OBSERVE, "trace only the lines that contain TEXT "
+         "(a value such as %12, an op name, a location, a pass)", "TEXT"),
+    Flag("rule-stats", "rule_stats", False, _OBSERVE, "print attempts, matches, fires, no-op rewrites and "
+         "time per rule"),
+    Flag("timing", "timing", False, _OBSERVE, "print the time of parsing, of each pass, of printing and "
+         "the total"),
+    Flag("mlir-timing", "timing", False, _OBSERVE, "same as --timing"),
+    Flag("explain", "explain", True, _OBSERVE, "for each op where RULE did not fire, print the first "
+         "constraint that failed", "RULE", True),
+    Flag("disable-rule", "disabled", True, _OBSERVE, "do not run RULE (ID or PASS/ID)", "RULE", True),
+    Flag("enable-rule", "enabled", True, _OBSERVE, "run only the rules given by --enable-rule", "RULE", True),
+    Flag("dump-dir", "dump_dir", True, _OBSERVE, "write the module after each pass to DIR "
+         "(one sub-directory per chunk with --split-input-file)", "DIR"),
+    Flag("mlir-print-ir-after-all", "print_after_all", False, _OBSERVE, "print the module after each "
+         "pass (stderr)"),
+    Flag("mlir-print-ir-before-all", "print_before_all", False, _OBSERVE, "print the module before "
+         "each pass (stderr)"),
+    Flag("mlir-print-debuginfo", "debuginfo", False, _OBSERVE, "print locations (loc(...)) in the "
+         "output and the dumps"),
+    Flag("debug-sharding", "debug_sharding", False, _OBSERVE, "turn on the reference's debug options "
+         "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
+    Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts and, inside propagation, "
+         "its progress every half second (stderr)"),
+    Flag("json", "json", False, ("passes",), "list the passes as JSON"),
+]
+FLAG_BY_NAME = {f.name: f for f in FLAGS}
+
+
+def help_text() -> str:
+    lines = [f"sdy-dsl {__version__}: Shardy's sharding passes as declarative rule files.", "", USAGE, "",
+             "sub-commands:",
+             "  opt      run passes given as flags (-PASS, -PASS='opt=v ...') or --pass-pipeline, like sdy_opt;",
+             "           generic MLIR passes (-inline, -symbol-dce, -canonicalize, -cse, ...) work too",
+             "  run      run a pipeline file, or a shipped pipeline by name (e.g. 'shardy_full')",
+             "  explain  run a pipeline with the debug options and print where VALUE's sharding came from;",
+             "           VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
+             "  passes   list the passes (or show one: description and options)",
+             "", "options:"]
+    for f in FLAGS:
+        spelling = f"--{f.name}" if len(f.name) > 1 else f"-{f.name}"
+        if f.takes_value:
+            spelling += f" {f.metavar}"
+        lines.append(f"  {spelling:34} {f.help} [{', '.join(f.commands)}]")
+    lines.append(f"  {'--version':34} print the version")
+    lines.append(f"  {'-h, --help':34} print this help")
+    return "\n".join(lines)
 
 
 def parse_args(argv: list[str]) -> Args:
     if not argv or argv[0] in ("-h", "--help", "help"):
-        print(USAGE)
+        print(help_text())
+        raise SystemExit(0)
+    if argv[0] in ("--version", "-version"):
+        print(f"sdy-dsl {__version__}")
         raise SystemExit(0)
     args = Args(command=argv[0])
-    if args.command not in ("opt", "run", "passes"):
-        raise UsageError(f"unknown command '{args.command}' (expected opt, run or passes)")
+    if args.command not in ("opt", "run", "passes", "explain"):
+        raise UsageError(f"unknown command '{args.command}' (expected opt, run, explain or passes)")
     positional = []
     i = 1
     while i < len(argv):
         a = argv[i]
         i += 1
         if a in ("-h", "--help"):
-            print(USAGE)
+            print(help_text())
+            raise SystemExit(0)
+        if a in ("--version", "-version"):
+            print(f"sdy-dsl {__version__}")
             raise SystemExit(0)
         if not a.startswith("-") or a == "-":
             positional.append(a)
             continue
         name, eq, value = a.lstrip("-").partition("=")
-        if name in VALUE_FLAGS:
+        flag = FLAG_BY_NAME.get(name)
+        if flag is None and name == "mlir-diagnostic-verbosity-level" and args.command == "opt":
+            if not eq:
+                i += 1
+            continue  # accepted for sdy_opt compatibility
+        if flag is None:
+            if args.command == "opt":
+                # A pass flag: -PASS or -PASS='k=v k2=v2' (validated against the registry later).
+                args.pass_flags.append((name, value if eq else None, a))
+                continue
+            raise UsageError(f"unknown option '{a}'")
+        if args.command not in flag.commands:
+            raise UsageError(f"option '{a}' does nothing in '{args.command}' "
+                             f"(it is an option of: {', '.join(flag.commands)})")
+        if flag.takes_value:
             if not eq:
                 if i >= len(argv):
                     raise UsageError(f"option '{a}' needs a value")
                 value, i = argv[i], i + 1
-            if name == "o":
-                args.output = value
-            elif name == "pass-pipeline":
-                args.pipeline = value
-            elif name == "rules":
-                args.rule_dirs.append(value)
-            elif name == "only-rules":
-                args.only_rule_dirs.append(value)
-            elif name == "explain":
-                args.explain.add(value)
-            elif name == "disable-rule":
-                args.disabled.add(value)
-            elif name == "enable-rule":
-                args.enabled = (args.enabled or set()) | {value}
-            elif name == "dump-dir":
-                args.dump_dir = value
-        elif name in BOOL_FLAGS:
-            attr = BOOL_FLAGS[name]
-            if attr is not None:
-                setattr(args, attr, value not in ("false", "0"))
-        elif args.command == "opt" and a.startswith("-"):
-            # A pass flag: -PASS or -PASS='k=v k2=v2' (validated against the registry later).
-            args.pass_flags.append((name, value if eq else None, a))
-        else:
-            raise UsageError(f"unknown option '{a}'")
+            current = getattr(args, flag.attr)
+            if not flag.repeat:
+                setattr(args, flag.attr, value)
+            elif isinstance(current, list):
+                current.append(value)
+            else:
+                setattr(args, flag.attr, (current or set()) | {value})
+        elif flag.attr is not None:
+            setattr(args, flag.attr, value not in ("false", "0"))
     if args.command == "opt":
         if len(positional) > 1:
             raise UsageError(f"unexpected argument '{positional[1]}'")
@@ -124,46 +219,43 @@ def parse_args(argv: list[str]) -> Args:
             raise UsageError("--pass-pipeline cannot be combined with pass flags")
     elif args.command == "run":
         if len(positional) != 2:
-            raise UsageError("run takes PIPELINE.yaml INPUT.mlir")
+            raise UsageError("run takes PIPELINE INPUT.mlir (PIPELINE: a pipeline file or a shipped name)")
         args.pipeline_file, args.input = positional
+    elif args.command == "explain":
+        if len(positional) != 2:
+            raise UsageError("explain takes INPUT.mlir VALUE")
+        args.input, args.value = positional
+    elif len(positional) > 1:
+        raise UsageError(f"unexpected argument '{positional[1]}'")
     elif positional:
-        raise UsageError(f"unexpected argument '{positional[0]}'")
+        args.pass_name = positional[0]
     return args
 
 
 def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
-    if args.command == "run":
-        return load_pipeline_file(args.pipeline_file)
+    if args.command in ("run", "explain"):
+        return load_pipeline_file(resolve_pipeline_file(args.pipeline_file or "shardy_full"))
     if args.pipeline is not None:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import parse_option_string
+    from .pipeline import mlir_pass_nesting, parse_option_string
     for name, value, flag in args.pass_flags:
-        if not registry.has(name) and not name.startswith(("sdy-", "mpmd-")) and not _is_generic(name):
-            raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl passes')")
+        if registry.has(name):
+            nesting = None
+        elif name.startswith(("sdy-", "mpmd-")):
+            raise not_implemented_error(name, registry)
+        else:
+            nesting = mlir_pass_nesting(name)
+            if nesting is None:
+                raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl --help' and 'sdy-dsl passes')")
         options = parse_option_string(value) if value else {}
-        steps.append(Step(name, options))
+        steps.append(Step(name, options, "func.func" if nesting == "func.func" else None))
     return Pipeline(steps)
 
 
-def _is_generic(name: str) -> bool:
-    from jaxlib.mlir import passmanager
-    try:
-        with ir.Context():
-            passmanager.PassManager.parse(f"builtin.module({name})")
-        return True
-    except ValueError:
-        try:
-            with ir.Context():
-                passmanager.PassManager.parse(f"builtin.module(func.func({name}))")
-            return True
-        except ValueError:
-            return False
-
-
-def read_input(path: str) -> tuple[str, str]:
-    """(display name, text)."""
+def read_input(path: str) -> tuple[str, str | bytes]:
+    """(display name, text), or the bytes of an MLIR bytecode file."""
     if path == "-":
         data = sys.stdin.buffer.read()
         name = "<stdin>"
@@ -177,8 +269,10 @@ def read_input(path: str) -> tuple[str, str]:
         except OSError as e:
             raise SdyDslError(f"cannot open input file '{path}': {e.strerror}") from None
         name = path
+    if data.startswith(MLIR_BYTECODE_MAGIC):
+        return name, data
     if b"\x00" in data:
-        raise SdyDslError("input is binary, not MLIR text", name)
+        raise SdyDslError("input is binary, neither MLIR text nor MLIR bytecode", name)
     try:
         return name, data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -186,8 +280,8 @@ def read_input(path: str) -> tuple[str, str]:
         raise SdyDslError("input is not UTF-8 text", name, line, 1) from None
 
 
-def chunks_of(source: str, split: bool):
-    if not split:
+def chunks_of(source: str | bytes, split: bool):
+    if not split or isinstance(source, bytes):
         yield source, 1
         return
     start = 0
@@ -197,34 +291,14 @@ def chunks_of(source: str, split: bool):
     yield source[start:], source.count("\n", 0, start) + 1
 
 
-def process_chunk(text: str, first_line: int, fname: str, args: Args, registry, pipeline, observer):
-    """Returns (ok, output_or_None, messages)."""
-    padded = "\n" * (first_line - 1) + text
-    diags: list = []
-    output = None
-    ctx = make_context(args.unregistered)
-    with ctx, ir.Location.unknown(), diagnostics.collecting_warnings(diags):
-        handler = ctx.attach_diagnostic_handler(lambda d: diags.extend(diagnostics.flatten(d)) or True)
-        try:
-            module = ir.Module.parse(padded)
-            runner = PipelineRunner(registry, pipeline, observer,
-                                    dump_dir=args.dump_dir, progress=args.progress, timing=args.timing)
-            runner.run(module)
-            output = str(module).rstrip("\n") + "\n"
-        except ir.MLIRError as e:
-            for d in e.error_diagnostics:
-                diags.extend(diagnostics.flatten(d))
-            if not any(sev == "error" for sev, _, _ in diags):
-                diags.append(("error", None, str(e)))
-        except PassVerificationError as e:
-            for d in e.mlir_error.error_diagnostics:
-                diags.extend(diagnostics.flatten(d))
-            if not diags:
-                diags.append(("error", None, e.message))
-        except diagnostics.PassFailure:
-            pass  # the failing rule already emitted its diagnostics
-        finally:
-            handler.detach()
+def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, registry, pipeline, observer,
+                  dump_dir: str | None = None, seconds: dict | None = None):
+    """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS."""
+    padded = text if isinstance(text, bytes) else "\n" * (first_line - 1) + text
+    output, diags = run_source(padded, registry, pipeline, observer, unregistered=args.unregistered,
+                               seconds=seconds, dump_dir=dump_dir, progress=args.progress,
+                               timing=args.timing, print_before_all=args.print_before_all,
+                               print_after_all=args.print_after_all, debuginfo=args.debuginfo)
     ok = output is not None
     if not args.verify:
         # Notes that only dump the failing op span many lines; the error says enough.
@@ -255,9 +329,14 @@ def write_atomically(path: str, text: str) -> None:
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
     rows = []
-    for name in registry.names():
+    if args.pass_name is not None and not registry.has(args.pass_name):
+        if args.pass_name.startswith(("sdy-", "mpmd-")):
+            raise not_implemented_error(args.pass_name, registry)
+        raise UsageError(f"unknown pass '{args.pass_name}' (see 'sdy-dsl passes')")
+    for name in [args.pass_name] if args.pass_name else registry.names():
         p = registry.get(name)
-        rows.append({"name": name, "summary": p.summary, "anchor": p.anchor, "file": str(p.path),
+        rows.append({"name": name, "summary": p.summary, "description": p.description.strip(),
+                     "anchor": p.anchor, "file": str(p.path),
                      "options": {o.name: {"type": o.type, "default": o.default, "help": o.help,
                                           **({"values": list(o.values)} if o.values else {})}
                                  for o in p.options.values()}})
@@ -266,6 +345,9 @@ def cmd_passes(args: Args, registry: PassRegistry) -> int:
         return 0
     for row in rows:
         print(f"{row['name']}  ({row['anchor']})\n    {row['summary']}")
+        if args.pass_name and row["description"]:
+            print("\n".join("    " + line for line in row["description"].splitlines()))
+            print(f"    rule file: {row['file']}")
         for oname, o in row["options"].items():
             extra = f" one of {{{', '.join(o['values'])}}}" if o.get("values") else ""
             print(f"    --{oname}: {o['type']}{extra} = {json.dumps(o['default'])}  {o['help']}")
@@ -311,23 +393,56 @@ def check_rule_ids(args: Args, passdefs) -> None:
 
 def _main(argv: list[str]) -> int:
     args = parse_args(argv)
+    if _STARTUP_ERROR is not None:
+        raise _STARTUP_ERROR
+    started = time.perf_counter()
     registry = PassRegistry([Path(d) for d in args.rule_dirs + args.only_rule_dirs],
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":
         return cmd_passes(args, registry)
     pipeline = build_pipeline(args, registry)
+    if args.debug_sharding:
+        from .api import with_options
+        from .explain import debug_options
+        pipeline = with_options(pipeline, debug_options(pipeline, registry))
+    if args.command == "explain":
+        from .explain import explain
+        fname, source = read_input(args.input)
+        print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report))
+        return 0
     # Validate the pipeline (passes, options) before reading any input.
     with make_context():
         runner = PipelineRunner(registry, pipeline)
     check_rule_ids(args, [what for kind, _, what, _ in runner.plan if kind == "rules"])
     fname, source = read_input(args.input)
     driver_mod.SOURCE_NAME = fname
-    observer = Observer(trace=args.trace or args.trace_json, trace_json=args.trace_json,
+    trace_stream = None
+    if args.trace_file is not None:
+        try:
+            trace_stream = open(args.trace_file, "w")
+        except OSError as e:
+            raise SdyDslError(f"cannot write trace file '{args.trace_file}': {e.strerror}") from None
+    observer = Observer(trace=args.trace or args.trace_json or trace_stream is not None,
+                        trace_json=args.trace_json, stream=trace_stream, trace_filter=args.trace_filter,
+                        progress=args.progress,
                         collect_stats=args.rule_stats, explain=args.explain, disabled=args.disabled,
                         only_enabled=args.enabled)
-    all_ok, outputs = True, []
-    for text, first_line in chunks_of(source, args.split):
-        ok, out, messages = process_chunk(text, first_line, fname, args, registry, pipeline, observer)
+    try:
+        return _run_chunks(args, registry, pipeline, observer, fname, source, started)
+    finally:
+        if trace_stream is not None:
+            trace_stream.close()
+
+
+def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float) -> int:
+    all_ok, outputs, seconds = True, [], {}
+    chunks = list(chunks_of(source, args.split))
+    for n, (text, first_line) in enumerate(chunks):
+        dump_dir = args.dump_dir
+        if dump_dir is not None and len(chunks) > 1:
+            dump_dir = str(Path(dump_dir) / f"chunk{n + 1:03d}")  # every chunk keeps its dumps
+        ok, out, messages = process_chunk(text, first_line, fname, args, registry, pipeline, observer,
+                                          dump_dir, seconds)
         all_ok &= ok
         for m in messages:
             print(m, file=sys.stderr)
@@ -335,10 +450,13 @@ def _main(argv: list[str]) -> int:
             outputs.append(out)
     if args.rule_stats:
         print_stats(observer)
-    if args.timing:
-        for name, seconds in observer.pass_seconds.items():
-            print(f"timing: {name}: {seconds * 1000:.1f} ms", file=sys.stderr)
     result = "// -----\n".join(outputs)
+    if args.timing:
+        print(f"timing: parse: {seconds.get('parse', 0.0) * 1000:.1f} ms", file=sys.stderr)
+        for name, pass_seconds in observer.pass_seconds.items():
+            print(f"timing: {name}: {pass_seconds * 1000:.1f} ms", file=sys.stderr)
+        print(f"timing: print: {seconds.get('print', 0.0) * 1000:.1f} ms", file=sys.stderr)
+        print(f"timing: total: {(time.perf_counter() - started) * 1000:.1f} ms", file=sys.stderr)
     if not all_ok:
         # Like mlir-opt -split-input-file, the chunks that passed still print
         # on stdout; an output file is only ever written whole.

@@ -38,5 +38,16 @@ class UsageError(SdyDslError):
         super().__init__(message)
 
 
+class DiagnosticsError(SdyDslError):
+    """Diagnostics that MLIR or a rule emitted, each already `where: severity: message`."""
+
+    def __init__(self, lines: list[str]):
+        super().__init__("\n".join(lines) or "the pipeline failed")
+        self.lines = lines
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class InputError(SdyDslError):
     """A bad input module (diagnostics already formatted by MLIR)."""

@@ -7,6 +7,8 @@ from jaxlib.mlir.dialects import chlo, mpmd, sdy, stablehlo
 
 from .runtime.sharding import codec
 
+MLIR_BYTECODE_MAGIC = b"ML\xefR"  # the first bytes of an MLIR bytecode file
+
 
 def make_context(allow_unregistered_dialects: bool = False) -> ir.Context:
     """A context with builtin, func, stablehlo, chlo, sdy, mpmd and jax's dialects."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import UsageError
 from .interp.rulefile import PassDef, load_rule_file
-from .rule_library import BUILTIN_RULES_DIR, RuleLibrary  # noqa: F401 (BUILTIN_RULES_DIR re-exported)
+from .rule_library import RuleLibrary
 
 # Passes that MLIR itself provides (run through its PassManager).
 GENERIC_MLIR_PASSES = ("inline", "symbol-dce", "canonicalize", "cse", "symbol-privatize",

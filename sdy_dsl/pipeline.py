@@ -7,17 +7,21 @@ Three spellings build the same `Pipeline`:
 """
 from __future__ import annotations
 
+import functools
+import re
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxlib.mlir import ir, passmanager
+from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
 from .errors import RuleFileError, SdyDslError, UsageError
 from .interp.driver import Observer, PassRunner
 from .interp.yaml_loader import Loc, load_yaml
 from .passes import PassRegistry
+from .resources import builtin_pipelines_dir, shipped_pipeline, shipped_pipeline_names
 from .runtime.sharding import codec
 from .runtime.values import operation
 
@@ -149,6 +153,87 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
     return Pipeline(steps)
 
 
+def resolve_pipeline_file(spec: str | Path) -> Path:
+    """A pipeline file path, or the shipped pipeline of that name (`shardy_full`)."""
+    path = Path(spec)
+    try:
+        if path.is_file():
+            return path
+    except OSError:  # e.g. a name too long to be a file
+        pass
+    shipped = shipped_pipeline(str(spec))
+    if shipped is not None:
+        return shipped
+    raise UsageError(f"no pipeline file '{spec}' and no shipped pipeline of that name "
+                     f"(shipped: {', '.join(shipped_pipeline_names())}, in {builtin_pipelines_dir()})")
+
+
+# --------------------------------------------------------------------------- MLIR's own pass registry
+
+
+@functools.cache
+def _register_mlir_passes() -> None:
+    # Registering jax's dialects registers MLIR's passes (and Shardy's C++ ones)
+    # for every context; without it no pass name parses.
+    _jax_mlir_ext.register_dialects(ir.DialectRegistry())
+
+
+def parse_mlir_pipeline(text: str) -> passmanager.PassManager | None:
+    """MLIR's pass manager for `builtin.module(...)` TEXT, or None when MLIR rejects it."""
+    _register_mlir_passes()
+    try:
+        with ir.Context():
+            return passmanager.PassManager.parse(text)
+    except ValueError:
+        return None
+
+
+def mlir_pass_nesting(name: str) -> str | None:
+    """How MLIR accepts pass NAME as a flag: 'builtin.module', 'func.func', or None (unknown)."""
+    if parse_mlir_pipeline(f"builtin.module({name})") is not None:
+        return "builtin.module"
+    if parse_mlir_pipeline(f"builtin.module(func.func({name}))") is not None:
+        return "func.func"
+    return None
+
+
+def _pass_names_in(pipeline_text: str) -> list[str]:
+    """The pass names of a printed MLIR pipeline, options and anchors dropped, in order."""
+    depth, kept = 0, []
+    for ch in pipeline_text:
+        depth += ch == "{"
+        if depth == 0:
+            kept.append(ch)
+        depth -= ch == "}"
+    names = re.split(r"[(),\s]+", "".join(kept))
+    return [n for n in names if n and n not in ("builtin.module", "func.func")]
+
+
+def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyDslError:
+    """The error for an sdy-*/mpmd-* pass sdy-dsl has no rule file for.
+
+    A pass or pipeline that C++ Shardy has (MLIR's pass registry parses the
+    name; nothing is run) is "not implemented by sdy-dsl yet", naming every
+    pass of a pipeline that sdy-dsl lacks; any other name is unknown.
+    """
+    nesting = mlir_pass_nesting(name)
+    if nesting is None:
+        return _error_at(where, f"unknown pass '{name}' (see 'sdy-dsl passes')")
+    text = f"builtin.module({name})" if nesting == "builtin.module" else f"builtin.module(func.func({name}))"
+    expanded = _pass_names_in(str(parse_mlir_pipeline(text)))
+    missing = list(dict.fromkeys(n for n in expanded if n.startswith(("sdy-", "mpmd-"))
+                                 and not registry.has(n)))
+    if missing == [name] or not missing:
+        return _error_at(where, f"not implemented by sdy-dsl yet: {name}")
+    return _error_at(where, f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
+
+
+def _error_at(where, message: str) -> SdyDslError:
+    if where is not None:
+        return RuleFileError(where.path, where.line, where.col, message)
+    return UsageError(message)
+
+
 def _pipeline_item(item, loc: Loc, nested_in, steps):
     if isinstance(item, str):
         steps.append(Step(str(item), {}, nested_in, loc))
@@ -176,8 +261,10 @@ def _pipeline_item(item, loc: Loc, nested_in, steps):
 
 class PipelineRunner:
     def __init__(self, registry: PassRegistry, pipeline: Pipeline, observer: Observer | None = None,
-                 dump_dir: Path | None = None, progress: bool = False, timing: bool = False):
+                 dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
+                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False):
         self.registry = registry
+        self.print_before_all, self.print_after_all, self.debuginfo = print_before_all, print_after_all, debuginfo
         self.observer = observer or Observer()
         self.dump_dir = Path(dump_dir) if dump_dir else None
         self.progress, self.timing = progress, timing
@@ -205,7 +292,7 @@ class PipelineRunner:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
             elif step.name.startswith(("sdy-", "mpmd-")):
-                raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes')")
+                raise not_implemented_error(step.name, self.registry, step.loc)
             else:
                 text = step.name
                 if step.options:
@@ -216,19 +303,14 @@ class PipelineRunner:
                     text += "{" + opts + "}"
                 if step.nested_in:
                     text = f"{step.nested_in}({text})"
-                try:
-                    with ir.Context():
-                        passmanager.PassManager.parse(f"builtin.module({text})")
-                except ValueError:
-                    raise self._step_error(step, f"unknown pass or bad options: '{step.name}'") from None
+                if parse_mlir_pipeline(f"builtin.module({text})") is None:
+                    raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
                 plan.append(("mlir", step, text, None))
         return plan
 
     @staticmethod
     def _step_error(step: Step, message: str):
-        if step.loc is not None:
-            return RuleFileError(step.loc.path, step.loc.line, step.loc.col, message)
-        return UsageError(message)
+        return _error_at(step.loc, message)
 
     def run(self, module: ir.Module) -> None:
         module_op = module.operation
@@ -237,6 +319,8 @@ class PipelineRunner:
             t0 = time.perf_counter()
             if self.progress:
                 print(f"[{i + 1}/{total}] {step.name} ...", file=sys.stderr, flush=True)
+            if self.print_before_all:
+                self._print_ir("Before", step.name, module)
             if kind == "mlir":
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
                 try:
@@ -249,9 +333,20 @@ class PipelineRunner:
             dt = time.perf_counter() - t0
             self.timings.append((step.name, dt))
             self.observer.pass_seconds[step.name] = self.observer.pass_seconds.get(step.name, 0.0) + dt
+            if self.print_after_all:
+                self._print_ir("After", step.name, module)
             if self.dump_dir is not None:
                 self.dump_dir.mkdir(parents=True, exist_ok=True)
-                (self.dump_dir / f"{i + 1:02d}_{step.name}.mlir").write_text(str(module))
+                (self.dump_dir / f"{i + 1:02d}_{step.name}.mlir").write_text(self.module_text(module))
+
+    def module_text(self, module: ir.Module) -> str:
+        """The module as text, with locations when --mlir-print-debuginfo asked for them."""
+        return module.operation.get_asm(enable_debug_info=self.debuginfo)
+
+    def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
+        # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.
+        print(f"// -----// IR Dump {when} {pass_name} //----- //\n{self.module_text(module)}",
+              file=sys.stderr, flush=True)
 
     def _run_rule_pass(self, passdef, options, module_op):
         runner = PassRunner(passdef, options, self.observer, self.registry.library)

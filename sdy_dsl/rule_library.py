@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .errors import RuleFileError, UsageError
 
-BUILTIN_RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
+from .resources import builtin_rules_dir
 
 INTERFACES_FILE = "interfaces.yaml"
 OP_SHARDING_RULES_FILE = "op_sharding_rules.yaml"
@@ -33,13 +33,13 @@ class RuleLibrary:
         for d in self.user_dirs:
             if not d.is_dir():
                 raise UsageError(f"rules directory '{d}' does not exist")
-        self.dirs = ([BUILTIN_RULES_DIR] if include_builtin else []) + self.user_dirs
+        self.dirs = ([builtin_rules_dir()] if include_builtin else []) + self.user_dirs
 
     # ------------------------------------------------------------------ files
     def data_layers(self, name: str) -> list[Path]:
         """The files named `name`, built-in first; at most one per directory."""
         layers = []
-        for directory in [BUILTIN_RULES_DIR] + self.user_dirs:
+        for directory in [builtin_rules_dir()] + self.user_dirs:
             found = sorted(p for p in directory.rglob(name) if p.is_file())
             if len(found) > 1:
                 raise RuleFileError(found[1], 1, 1, f"a second '{name}' in rules directory "

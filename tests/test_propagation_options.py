@@ -37,10 +37,13 @@ def test_trace_and_rule_stats_show_propagation_steps(tmp_path):
     assert rc == 0, err
     rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-basic-propagate", "--trace"])
     assert rc == 0 and out == plain  # observing does not change the result
+    # One line per tensor a step changed: step number, op, edge, value, before -> after.
+    open_a = '#sdy.sharding<@mesh, [{"a", ?}, {?}]>'
     assert err.splitlines() == [
-        f"{path}:3:8: trace: sdy-basic-propagate/step changed shardings of 'stablehlo.add'",
-        f"{path}:4:8: trace: sdy-basic-propagate/step changed shardings of 'stablehlo.negate'",
-        f"{path}:2:1: trace: sdy-basic-propagate/step changed shardings of 'func.func'",
+        f"{path}:3:8: trace: sdy-basic-propagate/step 0 'stablehlo.add' operand-1 %arg1: <none> -> {open_a}",
+        f"{path}:3:8: trace: sdy-basic-propagate/step 0 'stablehlo.add' result-0 %0: <none> -> {open_a}",
+        f"{path}:4:8: trace: sdy-basic-propagate/step 1 'stablehlo.negate' result-0 %1: <none> -> {open_a}",
+        f"{path}:2:1: trace: sdy-basic-propagate/step 2 'func.func' result-0 %1: <none> -> {open_a}",
     ]
     rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-basic-propagate", "--rule-stats"])
     rows = {line.split()[0]: line.split()[1:5] for line in err.splitlines()[1:]}

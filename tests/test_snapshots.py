@@ -1,7 +1,8 @@
 """Snapshots of whole-pipeline outputs on the bundled examples.
 
 Each snapshot is also checked against the C++ reference on the same pipeline,
-so a snapshot never records a wrong output.
+so a snapshot never records a wrong output. The pipeline snapshots go through
+sdy-dsl's pytest plugin (`sdy_dsl_snapshot`), as a user's would.
 """
 from __future__ import annotations
 
@@ -20,13 +21,14 @@ EXAMPLES = ["mlp_grad_2x4", "shard_map_2x4", "gpt2l_grad_2x4"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_import_export_pipeline_snapshot(name, snapshot):
+def test_import_export_pipeline_snapshot(name, sdy_dsl_snapshot):
+    """Through the installed pytest plugin: a readable __snapshots__/test_snapshots/*.mlir per example."""
     example = ROOT / "examples" / f"{name}.mlir"
-    rc, out, err = run_sdy_dsl(["run", str(PIPELINE), str(example)])
-    assert rc == 0, err
+    result = sdy_dsl_snapshot(example, PIPELINE)
     ok, expected = run_reference(example.read_text(), REFERENCE_PIPELINE)
-    assert ok and out == expected
-    assert out == snapshot
+    assert ok and result.text == expected
+    rc, out, err = run_sdy_dsl(["run", str(PIPELINE), str(example)])  # the CLI gives the same output
+    assert rc == 0 and out == result.text, err
 
 
 TRACED = """\

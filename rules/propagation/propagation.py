@@ -12,6 +12,7 @@ from pathlib import Path
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime.propagation import Schedule, propagate as run_propagation
+from sdy_dsl.trace import PropagationTrace
 
 
 @hook
@@ -27,9 +28,8 @@ def propagate(ctx: RewriteContext) -> None:
     observer = ctx.observer
     trace = None
     if observer is not None and observer.wants_steps:
-        # --trace / --rule-stats: each propagation step, counted per op kind.
-        def trace(op, operand_shardings, result_shardings, changed):
-            observer.record_step(ctx.pass_name, f"step:{op.name}", op, changed)
+        # --trace / --rule-stats: each propagation step, counted and timed per op kind.
+        trace = PropagationTrace(observer, ctx.pass_name, ctx.module)
     run_propagation(ctx.module, schedule, trace=trace, registry=ctx.library.op_registry,
                     conservative=options.get("conservative-propagation", False),
                     keep_sharding_rules=options.get("keep-sharding-rules", False),

@@ -54,6 +54,8 @@ class Observer:
     stats: dict = field(default_factory=dict)
     pass_seconds: dict = field(default_factory=dict)
     warned_noop: set = field(default_factory=set)
+    trace_filter: str | None = None  # --trace-filter: only trace lines naming this value, op, ...
+    progress: bool = False  # --progress: engines inside stage hooks report how far they are
 
     def out(self):
         return self.stream or sys.stderr
@@ -72,28 +74,43 @@ class Observer:
     def trace_event(self, pass_name: str, what: str, op_name: str, loc: str, verb: str) -> None:
         if self.trace:
             if self.trace_json:
-                print(json.dumps({"pass": pass_name, "rule": what, "op": op_name, "loc": loc}), file=self.out())
+                self.trace_line(json.dumps({"pass": pass_name, "rule": what, "op": op_name, "loc": loc}))
             else:
-                print(f"{loc}: trace: {pass_name}/{what} {verb} '{op_name}'", file=self.out())
+                self.trace_line(f"{loc}: trace: {pass_name}/{what} {verb} '{op_name}'")
 
     @property
     def wants_steps(self) -> bool:
         """Whether an engine running inside a stage hook should report its steps."""
-        return self.trace or self.collect_stats
+        return self.trace or self.collect_stats or self.progress
 
-    def record_step(self, pass_name: str, what: str, op: ir.Operation, changed: bool) -> None:
+    def record_step(self, pass_name: str, what: str, op: ir.Operation, changed: bool,
+                    seconds: float = 0.0, lines: list[str] | None = None) -> None:
         """A step of an engine inside a stage hook (e.g. one propagation step on
-        `op`): counted under `what` like a rule, traced when it changed something."""
+        `op`): counted and timed under `what` like a rule, traced when it changed
+        something (as LINES, when the engine says what changed)."""
         if self.collect_stats:
             st = self.stats.setdefault((pass_name, what), RuleStats())
             st.attempts += 1
             st.matches += 1
+            st.seconds += seconds
             if changed:
                 st.fired += 1
             else:
                 st.noop += 1
-        if changed:
+        if changed and lines is not None:
+            for line in lines:
+                self.trace_line(line)
+        elif changed:
             self.trace_event(pass_name, "step", op.name, location_text(op), "changed shardings of")
+
+    def trace_line(self, line: str) -> None:
+        """A --trace line, unless --trace-filter keeps only others."""
+        if self.trace and (self.trace_filter is None or self._filter_re().search(line)):
+            print(line, file=self.out())
+
+    def _filter_re(self) -> re.Pattern:
+        # Whole names only: `%1` does not select `%12`, `stablehlo.add` not `stablehlo.add_any`.
+        return re.compile(rf"(?<![\w%.]){re.escape(self.trace_filter)}(?![\w.])")
 
 
 SOURCE_NAME = "-"  # the input's name, for locations MLIR parsed as "-"

@@ -281,8 +281,8 @@ def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
 
 
 def _builtin_hook_module(name: str) -> Path | None:
-    from ..rule_library import BUILTIN_RULES_DIR
-    found = sorted(BUILTIN_RULES_DIR.rglob(name)) if "/" not in name else []
+    from ..resources import builtin_rules_dir
+    found = sorted(builtin_rules_dir().rglob(name)) if "/" not in name else []
     return found[0] if len(found) == 1 else None
 
 

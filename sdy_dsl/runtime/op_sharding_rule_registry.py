@@ -18,6 +18,7 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from ..errors import RuleFileError
+from ..resources import builtin_rules_dir
 from ..hooks import hooks_of_module, load_hook_module
 from ..interp.yaml_loader import Loc, LocDict, LocList, LocStr, load_yaml
 from .interfaces import check_attr_names, check_op_name
@@ -36,12 +37,7 @@ KIND_KEYS = {"reduction": REDUCTION, "need_replication": NEED_REPLICATION,
 
 def default_rule_file() -> Path:
     """rules/propagation/op_sharding_rules.yaml, in the source tree or the package."""
-    package = Path(__file__).resolve().parents[1]
-    for root in (package.parent / "rules", package / "rules"):
-        path = root / "propagation" / RULE_FILE_NAME
-        if path.exists():
-            return path
-    return package.parent / "rules" / "propagation" / RULE_FILE_NAME
+    return builtin_rules_dir() / "propagation" / RULE_FILE_NAME
 
 
 def _types(op) -> tuple:

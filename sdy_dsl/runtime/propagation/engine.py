@@ -367,7 +367,8 @@ class PropagationEngine:
         if debug is not None and any_updated:
             debug.record_update(op, operands, results, rule, mesh, axes_before, projection)
         if self.trace is not None:
-            self.trace(op, operand_shardings, result_shardings, any_updated)
+            self.trace(op, operand_shardings, result_shardings, any_updated, lambda: (
+                operands, results, [self.get(v) for v in operands], [self.get(v) for v in results]))
         return any_updated
 
     def _update_tensor(self, value, old, setter, index, factor_shardings, mapping, sizes,

@@ -1,0 +1,556 @@
+"""`sdy-dsl explain MODEL VALUE`: why did this value get this sharding?
+
+Runs a pipeline with the reference's debug options turned on in every pass
+that has them (`debug-sharding-origins`, `debug-propagation-edge-sharding`
+and the sink's `sink-debug-*`), then reads what they recorded on the output:
+
+- `sdy.sharding_origins`: per axis of a value's sharding, the user sharding it
+  came from (`input: i`, `output: i`, `constraint_N`, `mc_N_...`, `self`);
+- `sdy.propagation_edges`: per op, the numbered propagation steps that moved
+  an axis from one operand/result to others.
+
+For one value it prints the final sharding and, per axis, the origin and the
+chain of steps (followed backwards from the value to the origin, printed in
+step order). `--report out.html` writes every value of the module that way,
+as a page: functions, each value's sharding coloured per mesh axis, the origin
+chain on click.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jaxlib.mlir import ir
+
+from .errors import DiagnosticsError, SdyDslError, UsageError
+from .mlir_context import make_context
+from .passes import PassRegistry
+from .pipeline import Pipeline
+from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
+from .runtime.values import SHARDING_ATTR
+from .trace import ops_under
+
+# The reference's debug options (pass option names of Shardy's passes).
+DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",
+                 "sink-debug-sharding-origins", "sink-debug-propagation-edge-sharding")
+
+_FILE_LINE_COL = re.compile(r'"([^"]*)":(\d+):(\d+)')
+_NAME_LOC = re.compile(r'^loc\("([^"]*)"(?!:)')
+_STEP = re.compile(r"step-(\d+)")
+_EDGE = re.compile(r'\{\s*("[^"]*"(?::\(\d+\)\d+)?|[\w.]+(?::\(\d+\)\d+)?)\s*=\s*((?:operand|result)-\d+)'
+                   r'\s*->\s*\[([^\]]*)\]\s*\}')
+
+
+def debug_options(pipeline: Pipeline, registry: PassRegistry) -> dict[str, dict[str, bool]]:
+    """{pass: {debug option: True}} for every pass of PIPELINE that declares one."""
+    options: dict[str, dict[str, bool]] = {}
+    for step in pipeline.steps:
+        if registry.has(step.name):
+            declared = registry.get(step.name).options
+            wanted = {name: True for name in DEBUG_OPTIONS if name in declared}
+            if wanted:
+                options[step.name] = wanted
+    return options
+
+
+# --------------------------------------------------------------------------- reading the output
+
+
+@dataclass
+class Edge:
+    step: int
+    axis: str
+    source: str  # "operand-0" / "result-1"
+    targets: list[str]
+
+
+@dataclass
+class Hop:
+    """One propagation step of a chain: AXIS moved from SOURCE to TARGET through OP."""
+    step: int
+    op: str  # "%2 = stablehlo.dot_general"
+    location: str
+    source: str  # "operand-0 (%1)"
+    target: str
+
+
+@dataclass
+class AxisStory:
+    axis: str
+    origin: str  # as recorded: "input: 0"
+    origin_text: str  # readable: "argument 0 of @main (JAX name 'x')"
+    chain: list[Hop] = field(default_factory=list)
+
+
+@dataclass
+class ValueStory:
+    key: str  # "@main %0", "@main arg 0", "@main result 0"
+    func: str
+    name: str  # SSA name or "result N"
+    what: str  # "stablehlo.dot_general", "argument", "result"
+    jax_name: str
+    location: str
+    sharding: str
+    axes: list[AxisStory] = field(default_factory=list)
+
+    def as_text(self) -> str:
+        head = f"{self.key}"
+        if self.what not in ("argument", "result"):
+            head += f" = {self.what}"
+        if self.jax_name:
+            head += f"  (JAX name '{self.jax_name}')"
+        lines = [head]
+        if self.location:
+            lines.append(f"  at {self.location}")
+        lines.append(f"  sharding: {self.sharding or '(none)'}")
+        if not self.axes:
+            lines.append("  no axis has a recorded origin (replicated, or set before the pipeline's propagation)")
+        for story in self.axes:
+            lines.append(f"  axis {story.axis}: from {story.origin_text}  [origin \"{story.origin}\"]")
+            for hop in story.chain:
+                where = f"  ({hop.location})" if hop.location else ""
+                lines.append(f"    step {hop.step}: {hop.op}: {hop.source} -> {hop.target}{where}")
+            if not story.chain and story.origin != "self":
+                lines.append("    (no propagation step recorded on the way)")
+        return "\n".join(lines)
+
+
+def _location_text(loc: ir.Location, source_name: str) -> str:
+    found = _FILE_LINE_COL.findall(str(loc))
+    if not found:
+        return ""
+    path, line, col = found[0]
+    return f"{source_name if path in ('-', '<python>') else path}:{line}:{col}"
+
+
+def _jax_arg_name(loc: ir.Location) -> str:
+    m = _NAME_LOC.match(str(loc))
+    return m.group(1) if m else ""
+
+
+def _edges(op: ir.Operation) -> list[Edge]:
+    if PROPAGATION_EDGES_ATTR not in op.attributes:
+        return []
+    return parse_edges(str(op.attributes[PROPAGATION_EDGES_ATTR]))
+
+
+def parse_edges(text: str) -> list[Edge]:
+    """The edges of a `#sdy.propagation_edges<[{step-N = [{axis = src -> [dst, ...]}]}]>` attribute."""
+    edges = []
+    marks = list(_STEP.finditer(text))
+    for i, m in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+        for e in _EDGE.finditer(text, m.end(), end):
+            targets = [t.strip() for t in e.group(3).split(",") if t.strip()]
+            edges.append(Edge(int(m.group(1)), e.group(1).strip('"') if ":" not in e.group(1) else e.group(1),
+                              e.group(2), targets))
+    return edges
+
+
+def _origins(attr: ir.Attribute | None) -> dict[str, str]:
+    if attr is None:
+        return {}
+    out = {}
+    for named in ir.DictAttr(attr):
+        value = named.attr
+        out[named.name.strip('"')] = ir.StringAttr(value).value if isinstance(value, ir.StringAttr) else str(value)
+    return out
+
+
+def _attr(attrs, name: str):
+    return attrs[name] if name in attrs else None
+
+
+class ModuleStories:
+    """Every value of a module that ran with the debug options, and the story of its sharding."""
+
+    def __init__(self, module: ir.Module, source_name: str):
+        self.module = module
+        self.source_name = source_name
+        self.state = ir.AsmState(module.operation)
+        self.funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
+        self.by_origin_name = {}
+        self._edges_of: dict[ir.Operation, list[Edge]] = {}  # the module is only read: ops hash stably
+        self.mesh_axes: list[str] = []
+        for op in module.body.operations:
+            if op.operation.name == "sdy.mesh":
+                self.mesh_axes += [a for a in re.findall(r'"([^"]+)"=\d+', str(op.operation.attributes["mesh"]))
+                                   if a not in self.mesh_axes]
+        for func in self.funcs:
+            for op in self._ops(func):
+                if ORIGIN_NAME_ATTR in op.attributes:
+                    self.by_origin_name[ir.StringAttr(op.attributes[ORIGIN_NAME_ATTR]).value] = op
+
+    @staticmethod
+    def _func_name(func) -> str:
+        return "@" + ir.StringAttr(func.operation.attributes["sym_name"]).value
+
+    @staticmethod
+    def _ops(func) -> list[ir.Operation]:
+        return ops_under(func)[1:]
+
+    def _name(self, value: ir.Value) -> str:
+        return value.get_name(self.state)
+
+    def _func_arg_attrs(self, func, key: str) -> list:
+        attrs = func.operation.attributes
+        return list(ir.ArrayAttr(attrs[key])) if key in attrs else []
+
+    # ------------------------------------------------------------------ values
+
+    def all_values(self) -> list[tuple[Any, str, Any]]:
+        """(func, kind, what) for every argument, op result and function result."""
+        out = []
+        for func in self.funcs:
+            block = func.operation.regions[0].blocks[0]
+            for i in range(len(block.arguments)):
+                out.append((func, "arg", i))
+            for op in self._ops(func):
+                for r in op.results:
+                    out.append((func, "value", r))
+            for i in range(len(self._results_types(func))):
+                out.append((func, "result", i))
+        return out
+
+    @staticmethod
+    def _results_types(func) -> list:
+        return list(ir.FunctionType(ir.TypeAttr(func.operation.attributes["function_type"]).value).results)
+
+    def find(self, spec: str) -> tuple[Any, str, Any]:
+        """The value SPEC names: %name, [@]FUNC:arg N, [@]FUNC:result N, FILE:LINE[:COL] or a JAX name."""
+        m = re.fullmatch(r"@?([\w.$-]+):(arg|result)\s*(\d+)", spec.strip())
+        if m:
+            func = self._func(m.group(1))
+            index = int(m.group(3))
+            count = (len(func.operation.regions[0].blocks[0].arguments) if m.group(2) == "arg"
+                     else len(self._results_types(func)))
+            if index >= count:
+                raise UsageError(f"@{m.group(1)} has {count} {m.group(2)}s; no {m.group(2)} {index}")
+            return func, m.group(2), index
+        m = re.fullmatch(r"(?:@?([\w.$-]+):)?(%[\w#.$-]+)", spec.strip())
+        if m:
+            funcs = [self._func(m.group(1))] if m.group(1) else self.funcs
+            found = [(f, k, w) for f, k, w in self.all_values() if f in funcs and self._ssa(f, k, w) == m.group(2)]
+            if len(found) > 1:
+                raise UsageError(f"'{m.group(2)}' is in several functions ("
+                                 f"{', '.join(self._func_name(f) for f, _, _ in found)}); write FUNC:{m.group(2)}")
+            if found:
+                return found[0]
+            raise UsageError(f"no value '{spec}' in the output module")
+        m = re.fullmatch(r"(.+?):(\d+)(?::(\d+))?", spec.strip())
+        if m and not m.group(1).startswith("@"):
+            path, line, col = m.group(1), m.group(2), m.group(3)
+            for f, k, w in self.all_values():
+                if k != "value":
+                    continue
+                for p, ln, c in _FILE_LINE_COL.findall(str(w.owner.location)):
+                    p = self.source_name if p in ("-", "<python>") else p
+                    same_file = p == path or Path(p).name == Path(path).name
+                    if same_file and ln == line and (col is None or c == col):
+                        return f, k, w
+            raise UsageError(f"no op at {spec} in the output module")
+        names = self.jax_names()
+        if spec in names:
+            return names[spec]
+        known = ", ".join(sorted(names)) or "none"
+        raise UsageError(f"no value '{spec}': expected %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL "
+                         f"or a JAX name (JAX names here: {known})")
+
+    def jax_names(self) -> dict[str, tuple]:
+        names = {}
+        for func in self.funcs:
+            block = func.operation.regions[0].blocks[0]
+            for i, arg in enumerate(block.arguments):
+                name = _jax_arg_name(arg.location)
+                if name:
+                    names.setdefault(name, (func, "arg", i))
+            for i, attrs in enumerate(self._func_arg_attrs(func, "res_attrs")):
+                info = _attr(ir.DictAttr(attrs), "jax.result_info")
+                if info is not None:
+                    name = ir.StringAttr(info).value
+                    names.setdefault(name, (func, "result", i))
+                    if name.startswith("result["):  # JAX's pytree path also answers without "result"
+                        names.setdefault(name[len("result"):], (func, "result", i))
+        return names
+
+    def _func(self, name: str):
+        for func in self.funcs:
+            if self._func_name(func) == "@" + name.lstrip("@"):
+                return func
+        raise UsageError(f"no function @{name.lstrip('@')} (functions: "
+                         f"{', '.join(self._func_name(f) for f in self.funcs)})")
+
+    def _ssa(self, func, kind, what) -> str:
+        if kind == "arg":
+            return self._name(func.operation.regions[0].blocks[0].arguments[what])
+        if kind == "value":
+            return self._name(what)
+        return f"result {what}"
+
+    # ------------------------------------------------------------------ stories
+
+    def story(self, func, kind: str, what) -> ValueStory:
+        fname = self._func_name(func)
+        if kind == "arg":
+            arg = func.operation.regions[0].blocks[0].arguments[what]
+            attrs = self._func_arg_attrs(func, "arg_attrs")
+            d = ir.DictAttr(attrs[what]) if what < len(attrs) else None
+            sharding = _attr(d, SHARDING_ATTR) if d is not None else None
+            origins = _origins(_attr(d, SHARDING_ORIGINS_ATTR)) if d is not None else {}
+            story = ValueStory(f"{fname} {self._name(arg)}", fname, self._name(arg), "argument",
+                               _jax_arg_name(arg.location), "", str(sharding) if sharding else "")
+            value = arg
+        elif kind == "result":
+            attrs = self._func_arg_attrs(func, "res_attrs")
+            d = ir.DictAttr(attrs[what]) if what < len(attrs) else None
+            sharding = _attr(d, SHARDING_ATTR) if d is not None else None
+            origins = _origins(_attr(d, SHARDING_ORIGINS_ATTR)) if d is not None else {}
+            info = _attr(d, "jax.result_info") if d is not None else None
+            story = ValueStory(f"{fname} result {what}", fname, f"result {what}", "result",
+                               ir.StringAttr(info).value if info is not None else "", "",
+                               str(sharding) if sharding else "")
+            ret = func.operation.regions[0].blocks[0].operations[
+                len(func.operation.regions[0].blocks[0].operations) - 1]
+            value = ret.operands[what]
+        else:
+            value = ir.OpResult(what)
+            op = value.owner.operation
+            index = value.result_number
+            sharding, origins = None, {}
+            if SHARDING_ATTR in op.attributes:
+                sharding = _result_sharding(op, index)
+            o = _attr(op.attributes, SHARDING_ORIGINS_ATTR)
+            if o is not None:
+                if isinstance(o, ir.ArrayAttr):
+                    arr = ir.ArrayAttr(o)
+                    origins = _origins(arr[index]) if index < len(arr) else {}
+                else:
+                    origins = _origins(o)
+            story = ValueStory(f"{fname} {self._name(value)}", fname, self._name(value), op.name, "",
+                               _location_text(op.location, self.source_name), sharding or "")
+        for axis, origin in origins.items():
+            chain = [] if origin == "self" else self._chain(value, axis)
+            if kind == "result" and len(self._results_types(func)) == 1:
+                chain += self._return_hops(func, axis, chain[-1].step if chain else -1)
+            story.axes.append(AxisStory(axis, origin, self._origin_text(func, origin), chain))
+        return story
+
+    def _return_hops(self, func, axis: str, after: int) -> list[Hop]:
+        """The step that moved AXIS from the returned value to the function's result.
+
+        Shardy records it on result attribute 0 (so it is unambiguous only for
+        a function with one result)."""
+        attrs = self._func_arg_attrs(func, "res_attrs")
+        edges = _attr(ir.DictAttr(attrs[0]), PROPAGATION_EDGES_ATTR) if attrs else None
+        if edges is None:
+            return []
+        return [Hop(e.step, "return", "", f"{e.source} (returned value)", f"{t} (function result)")
+                for e in parse_edges(str(edges)) if e.axis == axis and e.step > after for t in e.targets]
+
+    def _origin_text(self, func, origin: str) -> str:
+        fname = self._func_name(func)
+        m = re.fullmatch(r"(input|output): (\d+)", origin)
+        if m:
+            i = int(m.group(2))
+            if m.group(1) == "input":
+                args = func.operation.regions[0].blocks[0].arguments
+                jax = _jax_arg_name(args[i].location) if i < len(args) else ""
+                return f"argument {i} of {fname}" + (f" (JAX name '{jax}')" if jax else "") + ", a user sharding"
+            names = {v: k for k, v in self.jax_names().items()}
+            jax = next((n for (f, k, w), n in names.items() if f == func and k == "result" and w == i), "")
+            return f"result {i} of {fname}" + (f" (JAX name '{jax}')" if jax else "") + ", a user sharding"
+        if origin == "self":
+            return "its own user sharding"
+        op = self.by_origin_name.get(origin.split("_input")[0].split("_output")[0])
+        if op is not None:
+            where = _location_text(op.location, self.source_name)
+            return f"{origin}: {op.name}" + (f" at {where}" if where else "")
+        return origin
+
+    def _edges(self, op: ir.Operation) -> list[Edge]:
+        edges = self._edges_of.get(op)
+        if edges is None:
+            edges = self._edges_of[op] = _edges(op)
+        return edges
+
+    def _describe(self, op, ref: str) -> str:
+        kind, _, n = ref.partition("-")
+        values = op.operands if kind == "operand" else op.results
+        i = int(n)
+        return f"{ref} ({self._name(values[i])})" if i < len(values) else ref
+
+    def _chain(self, value: ir.Value, axis: str) -> list[Hop]:
+        """The propagation steps that brought AXIS to VALUE, oldest first."""
+        hops: list[Hop] = []
+        seen = set()
+        current, before = value, None
+        while True:
+            candidates = []
+            if isinstance(current, ir.OpResult):
+                result = ir.OpResult(current)
+                op, target = result.owner.operation, f"result-{result.result_number}"
+                for e in self._edges(op):
+                    if e.axis == axis and target in e.targets:
+                        candidates.append((e, op, target))
+            for use in current.uses:
+                user = use.owner
+                target = f"operand-{use.operand_number}"
+                for e in self._edges(user):
+                    if e.axis == axis and target in e.targets:
+                        candidates.append((e, user, target))
+            candidates = [c for c in candidates if before is None or c[0].step < before]
+            if not candidates:
+                return list(reversed(hops))
+            e, op, target = max(candidates, key=lambda c: c[0].step)
+            if (e.step, id(op)) in seen:
+                return list(reversed(hops))
+            seen.add((e.step, id(op)))
+            label = op.name
+            if len(op.results):
+                label = f"{self._name(op.results[0])} = {op.name}"
+            hops.append(Hop(e.step, label, _location_text(op.location, self.source_name),
+                            self._describe(op, e.source), self._describe(op, target)))
+            kind, _, n = e.source.partition("-")
+            current = (op.operands if kind == "operand" else op.results)[int(n)]
+            before = e.step
+
+
+def _result_sharding(op, index: int) -> str:
+    attr = op.attributes[SHARDING_ATTR]
+    text = str(attr)
+    if text.startswith("#sdy.sharding_per_value<"):
+        from jaxlib.mlir.dialects import sdy
+        shardings = sdy.TensorShardingPerValueAttr(attr).shardings
+        return str(shardings[index]) if index < len(shardings) else ""
+    return text
+
+
+# --------------------------------------------------------------------------- running
+
+
+def explain(source: str | bytes, value_spec: str, pipeline: Pipeline, *, rules: list | None = None,
+            source_name: str = "<python>", report: str | None = None) -> str:
+    """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given)."""
+    from .api import run_pipeline, with_options
+    options = debug_options(pipeline, PassRegistry([Path(d) for d in rules or []]))
+    note = ""
+    try:
+        result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
+                              source_name=source_name)
+    except DiagnosticsError as e:
+        # The reference's propagation edges cannot always be recorded (e.g. on a
+        # data-flow edge with several sources its verifier rejects them, in the
+        # reference too): fall back to the origins alone.
+        origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
+        result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
+                              rules=rules, debuginfo=True, source_name=source_name)
+        note = ("note: origins only: the propagation steps could not be recorded on this module "
+                f"({e.lines[0] if e.lines else e})")
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.parse(result.text)
+        stories = ModuleStories(module, source_name)
+        func, kind, what = stories.find(value_spec)
+        text = stories.story(func, kind, what).as_text() + (f"\n{note}" if note else "")
+        if report is not None:
+            write_report(stories, report, source_name, focus=stories.story(func, kind, what).key)
+    return text
+
+
+def report_data(stories: ModuleStories) -> dict:
+    funcs = []
+    for func in stories.funcs:
+        values = []
+        for f, kind, what in stories.all_values():
+            if f is func:
+                s = stories.story(f, kind, what)
+                values.append({"key": s.key, "name": s.name, "what": s.what, "jax": s.jax_name,
+                               "loc": s.location, "sharding": s.sharding,
+                               "axes": [{"axis": a.axis, "origin": a.origin, "text": a.origin_text,
+                                         "chain": [h.__dict__ for h in a.chain]} for a in s.axes]})
+        funcs.append({"name": stories._func_name(func), "values": values})
+    return {"mesh_axes": stories.mesh_axes, "funcs": funcs}
+
+
+def write_report(stories: ModuleStories, path: str, source_name: str, focus: str | None = None) -> None:
+    data = report_data(stories)
+    page = _REPORT.replace("__TITLE__", html.escape(f"sdy-dsl: shardings of {source_name}"))
+    page = page.replace("__DATA__", json.dumps(data).replace("</", "<\\/"))
+    page = page.replace("__FOCUS__", json.dumps(focus or ""))
+    try:
+        Path(path).write_text(page)
+    except OSError as e:
+        raise SdyDslError(f"cannot write report '{path}': {e.strerror}") from None
+
+
+_REPORT = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>__TITLE__</title>
+<style>
+body { font: 14px system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
+#values { flex: 3; overflow: auto; padding: 12px; }
+#detail { flex: 2; overflow: auto; padding: 12px; border-left: 1px solid #ccc; background: #fafafa; }
+h1 { font-size: 18px; } h2 { font-size: 16px; margin-top: 18px; }
+table { border-collapse: collapse; width: 100%; }
+td, th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eee; font-family: monospace; }
+tr.value { cursor: pointer; } tr.value:hover { background: #eef; } tr.selected { background: #dde; }
+.axis { padding: 0 4px; border-radius: 3px; color: #000; }
+.legend span { margin-right: 8px; }
+.hop { margin: 4px 0 4px 16px; font-family: monospace; }
+.origin { font-weight: bold; }
+</style></head>
+<body>
+<div id="values"><h1>__TITLE__</h1><div class="legend" id="legend"></div><div id="funcs"></div></div>
+<div id="detail"><p>Click a value to see where each axis of its sharding came from.</p></div>
+<script>
+const DATA = __DATA__;
+const FOCUS = __FOCUS__;
+const PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+                 "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"];
+const colour = {};
+DATA.mesh_axes.forEach((a, i) => colour[a] = PALETTE[i % PALETTE.length]);
+function esc(s) { return s.replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
+function paint(sharding) {
+  return esc(sharding).replace(/&quot;([^&]+?)&quot;/g, (m, a) => {
+    const base = a.split(":")[0];
+    return colour[base] ? `<span class="axis" data-axis="${base}" style="background:${colour[base]}">"${a}"</span>` : m;
+  });
+}
+document.getElementById("legend").innerHTML = "mesh axes: " +
+  DATA.mesh_axes.map(a => `<span class="axis" style="background:${colour[a]}">${esc(a)}</span>`).join(" ");
+const byKey = {};
+let rows = "";
+for (const f of DATA.funcs) {
+  rows += `<h2>func ${esc(f.name)}</h2><table><tr><th>value</th><th>op</th><th>JAX name</th><th>sharding</th></tr>`;
+  for (const v of f.values) {
+    byKey[v.key] = v;
+    rows += `<tr class="value" data-key="${esc(v.key)}"><td>${esc(v.name)}</td><td>${esc(v.what)}</td>` +
+            `<td>${esc(v.jax)}</td><td>${paint(v.sharding || "")}</td></tr>`;
+  }
+  rows += "</table>";
+}
+document.getElementById("funcs").innerHTML = rows;
+function show(key) {
+  const v = byKey[key];
+  document.querySelectorAll("tr.selected").forEach(r => r.classList.remove("selected"));
+  const row = document.querySelector(`tr[data-key="${CSS.escape(key)}"]`);
+  if (row) row.classList.add("selected");
+  let h = `<h2 id="detail-title">${esc(v.key)}</h2><p>${esc(v.what)}${v.jax ? " (JAX name '" + esc(v.jax) + "')" : ""}` +
+          `${v.loc ? " at " + esc(v.loc) : ""}</p><p>sharding: ${paint(v.sharding || "(none)")}</p>`;
+  if (!v.axes.length) h += "<p>No axis has a recorded origin.</p>";
+  for (const a of v.axes) {
+    h += `<div class="story" data-axis="${esc(a.axis)}"><p>axis <span class="axis" style="background:${colour[a.axis.split(":")[0]] || "#eee"}">${esc(a.axis)}</span> ` +
+         `from <span class="origin">${esc(a.text)}</span></p>`;
+    for (const s of a.chain)
+      h += `<div class="hop">step ${s.step}: ${esc(s.op)}: ${esc(s.source)} &rarr; ${esc(s.target)}${s.location ? " (" + esc(s.location) + ")" : ""}</div>`;
+    h += "</div>";
+  }
+  document.getElementById("detail").innerHTML = h;
+}
+document.querySelectorAll("tr.value").forEach(r => r.addEventListener("click", () => show(r.dataset.key)));
+if (FOCUS && byKey[FOCUS]) show(FOCUS);
+</script>
+</body></html>
+"""
