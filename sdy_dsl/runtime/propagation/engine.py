@@ -342,7 +342,9 @@ class PropagationEngine:
         if mesh_name is None:
             return False
         mesh = self.meshes.get(mesh_name)
-        if mesh is None:
+        if mesh is None or mesh.is_maximal:
+            # Maximal shardings stand for special ops (send, recv): Shardy
+            # never propagates them to operands or users.
             return False
         projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
         if rule.blocked_propagation_factors:
