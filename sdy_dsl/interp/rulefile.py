@@ -209,10 +209,9 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
         seen[rule.id] = rule.loc
         own.append(rule)
 
-    params = dict(base.params) if base else {}
     raw_params = doc.get("params") or {}
     _expect(isinstance(raw_params, dict), doc.loc_of("params"), "'params' must be a mapping")
-    params.update(raw_params)
+    params = _merge_params(base.params if base else {}, raw_params)
     abstract = doc.get("abstract", False)
     _expect(isinstance(abstract, bool), doc.loc_of("abstract"), "'abstract' must be true or false")
 
@@ -227,6 +226,24 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
                    description=str(description).strip(), anchor=str(anchor),
                    options=options, rules=rules, stages=stages, path=path, loc=doc.loc,
                    group=path.parent.name, hooks=hooks, params=params, abstract=abstract, base=base)
+
+
+def _merge_params(base: dict, own: dict) -> dict:
+    """`own` over `base` per key, recursively for mappings (a table of ops
+    gains or replaces one entry); lists and scalars replace; `KEY: delete`
+    removes the key."""
+    merged = LocDict(base)
+    merged.loc = getattr(own, "loc", None) or getattr(base, "loc", None)
+    merged.key_locs = {**getattr(base, "key_locs", {}), **getattr(own, "key_locs", {})}
+    merged.value_locs = {**getattr(base, "value_locs", {}), **getattr(own, "value_locs", {})}
+    for key, value in own.items():
+        if value == "delete":
+            merged.pop(key, None)
+        elif isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge_params(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def _extend(base: PassDef, doc: LocDict, own: list[Rule], default_driver, hooks):
