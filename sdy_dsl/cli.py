@@ -20,7 +20,7 @@ from .errors import SdyDslError, UsageError
 from .interp import driver as driver_mod
 from .interp.driver import Observer
 from .mlir_context import make_context
-from .passes import PassRegistry
+from .passes import GENERIC_MLIR_PASSES, PassRegistry
 from .pipeline import Pipeline, PipelineRunner, Step, load_pipeline_file, parse_pipeline_string
 from .pipeline import PassVerificationError
 
@@ -138,28 +138,17 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import parse_option_string
+    from .pipeline import check_pass_name, parse_option_string
     for name, value, flag in args.pass_flags:
-        if not registry.has(name) and not name.startswith(("sdy-", "mpmd-")) and not _is_generic(name):
+        try:
+            name = check_pass_name(name)
+        except ValueError as e:
+            raise UsageError(f"invalid option or pass '{flag}': {e}") from None
+        if not registry.has(name) and not name.startswith(("sdy-", "mpmd-")) and name not in GENERIC_MLIR_PASSES:
             raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl passes')")
         options = parse_option_string(value) if value else {}
         steps.append(Step(name, options))
     return Pipeline(steps)
-
-
-def _is_generic(name: str) -> bool:
-    from jaxlib.mlir import passmanager
-    try:
-        with ir.Context():
-            passmanager.PassManager.parse(f"builtin.module({name})")
-        return True
-    except ValueError:
-        try:
-            with ir.Context():
-                passmanager.PassManager.parse(f"builtin.module(func.func({name}))")
-            return True
-        except ValueError:
-            return False
 
 
 def read_input(path: str) -> tuple[str, str]:
@@ -177,8 +166,6 @@ def read_input(path: str) -> tuple[str, str]:
         except OSError as e:
             raise SdyDslError(f"cannot open input file '{path}': {e.strerror}") from None
         name = path
-    if b"\x00" in data:
-        raise SdyDslError("input is binary, not MLIR text", name)
     try:
         return name, data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -234,18 +221,54 @@ def process_chunk(text: str, first_line: int, fname: str, args: Args, registry, 
     return not errors, output, errors
 
 
+def check_output_path(path: str) -> None:
+    """Refuse an output path that cannot be written, before any work."""
+    def fail(why: str):
+        raise SdyDslError(f"cannot write output file '{path}': {why}")
+    if path == "":
+        fail("empty file name")
+    if "\x00" in path:
+        fail("file name contains a NUL byte")
+    target = Path(os.path.realpath(path))  # a symlink is written through
+    try:
+        name_max = os.pathconf(target.parent if target.parent.is_dir() else ".", "PC_NAME_MAX")
+    except OSError:
+        name_max = 255
+    if len(os.fsencode(target.name)) > name_max:
+        fail(f"file name longer than {name_max} bytes")
+    if target.is_dir():
+        fail("is a directory")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            fail("permission denied")
+        return
+    if not target.parent.is_dir():
+        fail(f"directory '{target.parent}' does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        fail(f"directory '{target.parent}' is not writable")
+
+
 def write_atomically(path: str, text: str) -> None:
-    target = Path(path)
+    try:
+        _write_atomically(path, text)
+    except OSError as e:
+        raise SdyDslError(f"cannot write output file '{path}': {e.strerror or e}") from None
+
+
+def _write_atomically(path: str, text: str) -> None:
+    # A symlink is written through: the file it names is replaced, the link stays.
+    target = Path(os.path.realpath(path))
     if target.exists() and not target.is_file():
         # A device or pipe (e.g. /dev/null): write through it; renaming over it would replace it.
         with open(target, "w") as f:
             f.write(text)
         return
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=".sdy-dsl-", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
@@ -284,6 +307,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except RecursionError:
+        print("sdy-dsl: error: input nested too deeply", file=sys.stderr)
+        return 1
+    except SystemExit as e:
+        if e.code in (0, None) and _parsing:
+            raise  # --help
+        print(f"sdy-dsl: error: sys.exit({e.code!r}) was called while running (by a hook?)", file=sys.stderr)
+        return 1
     except Exception as e:  # a bug in sdy-dsl: still one line, no traceback unless asked
         if os.environ.get("SDY_DSL_DEBUG"):
             raise
@@ -292,8 +323,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+_parsing = False
+
+
 def _main(argv: list[str]) -> int:
+    global _parsing
+    _parsing = True
     args = parse_args(argv)
+    _parsing = False
+    if args.command != "passes" and args.output != "-":
+        check_output_path(args.output)
+    if args.dump_dir is not None:
+        if args.dump_dir == "" or (os.path.exists(args.dump_dir) and not os.path.isdir(args.dump_dir)):
+            raise SdyDslError(f"--dump-dir '{args.dump_dir}' is not a directory")
     registry = PassRegistry([Path(d) for d in args.rule_dirs + args.only_rule_dirs],
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":

@@ -7,6 +7,7 @@ Three spellings build the same `Pipeline`:
 """
 from __future__ import annotations
 
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -16,8 +17,9 @@ from jaxlib.mlir import ir, passmanager
 
 from .errors import RuleFileError, SdyDslError, UsageError
 from .interp.driver import Observer, PassRunner
+from .interp.syntax import unquoted
 from .interp.yaml_loader import Loc, load_yaml
-from .passes import PassRegistry
+from .passes import GENERIC_MLIR_PASSES, PassRegistry
 from .runtime.sharding import codec
 from .runtime.values import operation
 
@@ -40,26 +42,22 @@ class Pipeline:
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
-    parts, depth, quote, start = [], 0, None, 0
-    for i, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-            if depth < 0:
-                raise UsageError(f"invalid pass pipeline '{text}': unbalanced ')' or '}}'")
-        elif ch == sep and depth == 0:
+    parts, depth, start, last = [], 0, 0, None
+    for i, ch, depth in unquoted(text, "({", ")}"):
+        last = i
+        if depth < 0:
+            raise UsageError(f"invalid pass pipeline '{text}': unbalanced ')' or '}}'")
+        if ch == sep and depth == 0:
             parts.append(text[start:i].strip())
             start = i + 1
-    if depth != 0 or quote:
+    if depth != 0 or (text and last != len(text) - 1):
         raise UsageError(f"invalid pass pipeline '{text}': unbalanced brackets or quotes")
     parts.append(text[start:].strip())
-    return [p for p in parts if p]
+    if parts == [""]:
+        return []
+    if "" in parts:
+        raise UsageError(f"invalid pass pipeline '{text}': empty entry")
+    return parts
 
 
 def parse_option_string(text: str) -> dict[str, str]:
@@ -97,8 +95,24 @@ def parse_option_string(text: str) -> dict[str, str]:
     return options
 
 
-def parse_element(text: str, nested_in: str | None, out: list[Step]) -> None:
+MAX_NESTING = 32  # func.func(func.func(...)) levels in a pipeline string
+PASS_NAME = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.-]*$")
+
+
+def check_pass_name(name: str) -> str:
+    """A pass name, trimmed; an empty or malformed one is an error (ValueError)."""
+    name = name.strip()
+    if not name:
+        raise ValueError("empty pass name")
+    if not PASS_NAME.match(name):
+        raise ValueError(f"invalid pass name '{name}'")
+    return name
+
+
+def parse_element(text: str, nested_in: str | None, out: list[Step], depth: int = 0) -> None:
     text = text.strip()
+    if depth > MAX_NESTING:
+        raise UsageError(f"pass pipeline nested more than {MAX_NESTING} levels deep")
     if "(" in text and (text.index("(") < text.index("{") if "{" in text else True):
         anchor, _, rest = text.partition("(")
         anchor = anchor.strip()
@@ -109,7 +123,7 @@ def parse_element(text: str, nested_in: str | None, out: list[Step]) -> None:
         if nested_in == "func.func" and anchor == "builtin.module":
             raise UsageError("cannot nest builtin.module(...) inside func.func(...)")
         for part in split_top_level(rest[:-1]):
-            parse_element(part, None if anchor == "builtin.module" else anchor, out)
+            parse_element(part, None if anchor == "builtin.module" else anchor, out, depth + 1)
         return
     name, brace, rest = text.partition("{")
     name = name.strip()
@@ -118,8 +132,10 @@ def parse_element(text: str, nested_in: str | None, out: list[Step]) -> None:
         if not rest.endswith("}"):
             raise UsageError(f"invalid pass options in '{text}'")
         options = parse_option_string(rest[:-1])
-    if not name:
-        raise UsageError(f"invalid pass pipeline element '{text}'")
+    try:
+        name = check_pass_name(name)
+    except ValueError as e:
+        raise UsageError(f"invalid pass pipeline element '{text}': {e}") from None
     out.append(Step(name, options, nested_in))
 
 
@@ -149,13 +165,24 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
     return Pipeline(steps)
 
 
+def _step_name(name, loc: Loc) -> str:
+    if not isinstance(name, str):
+        raise loc.error(f"a pass name is a string, got {name!r}")
+    try:
+        return check_pass_name(name)
+    except ValueError as e:
+        raise loc.error(str(e)) from None
+
+
 def _pipeline_item(item, loc: Loc, nested_in, steps):
     if isinstance(item, str):
-        steps.append(Step(str(item), {}, nested_in, loc))
+        steps.append(Step(_step_name(item, loc), {}, nested_in, loc))
         return
     if isinstance(item, dict) and len(item) == 1:
         name, body = next(iter(item.items()))
         bloc = item.loc_of(name)
+        if name == "func.func" and nested_in is not None:
+            raise item.key_loc(name).error("func.func cannot be nested in func.func")
         if name == "func.func":
             if not isinstance(body, list):
                 raise bloc.error("func.func takes a list of passes")
@@ -166,7 +193,8 @@ def _pipeline_item(item, loc: Loc, nested_in, steps):
             body = {}
         if not isinstance(body, dict):
             raise bloc.error(f"options of '{name}' must be a mapping of option to value")
-        steps.append(Step(str(name), dict(body), nested_in, item.key_loc(name), typed=True))
+        steps.append(Step(_step_name(name, item.key_loc(name)), dict(body), nested_in, item.key_loc(name),
+                          typed=True))
         return
     raise loc.error("a pipeline entry is a pass name, {pass: {option: value}} or {func.func: [passes]}")
 
@@ -204,9 +232,15 @@ class PipelineRunner:
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
-            elif step.name.startswith(("sdy-", "mpmd-")):
-                raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes')")
+            elif step.name not in GENERIC_MLIR_PASSES:
+                # Only MLIR's generic passes run through its PassManager: an
+                # sdy-*/mpmd-* name there would run jaxlib's C++ pass.
+                raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes'; MLIR passes "
+                                             f"allowed: {', '.join(GENERIC_MLIR_PASSES)})")
             else:
+                for k, v in step.options.items():
+                    if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
+                        raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
                 text = step.name
                 if step.options:
                     if step.typed:
@@ -250,8 +284,12 @@ class PipelineRunner:
             self.timings.append((step.name, dt))
             self.observer.pass_seconds[step.name] = self.observer.pass_seconds.get(step.name, 0.0) + dt
             if self.dump_dir is not None:
-                self.dump_dir.mkdir(parents=True, exist_ok=True)
-                (self.dump_dir / f"{i + 1:02d}_{step.name}.mlir").write_text(str(module))
+                path = self.dump_dir / f"{i + 1:02d}_{step.name}.mlir"
+                try:
+                    self.dump_dir.mkdir(parents=True, exist_ok=True)
+                    path.write_text(str(module))
+                except OSError as e:
+                    raise SdyDslError(f"cannot write dump file '{path}': {e.strerror}", str(self.dump_dir)) from None
 
     def _run_rule_pass(self, passdef, options, module_op):
         runner = PassRunner(passdef, options, self.observer)
