@@ -272,6 +272,8 @@ class PipelineRunner:
             if self.progress:
                 print(f"[{i + 1}/{total}] {step.name} ...", file=sys.stderr, flush=True)
             if kind == "mlir":
+                if step.name in ("inline", "canonicalize"):
+                    check_manual_computations_canonicalizable(module_op)
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
                 try:
                     pm.run(module_op)
@@ -301,6 +303,47 @@ class PipelineRunner:
         else:
             runner.run(module_op)
         verify_or_raise(module_op, passdef.name)
+
+
+def check_manual_computations_canonicalizable(module_op) -> None:
+    """jaxlib's canonicalization of sdy.manual_computation (run by `inline`
+    and `canonicalize`) aborts the whole process when a manual axis is not in
+    the mesh its in/out shardings share once unused inputs are dropped (the
+    first non-empty mesh among them, else an empty one). Such a module is
+    reported as an error at the op instead, before jaxlib is called."""
+    from .diagnostics import PassFailure
+    from .runtime.values import MeshTable
+    meshes = MeshTable(module_op)
+    problems = []
+
+    def visit(op):
+        op = operation(op)
+        if op.name != "sdy.manual_computation" or "manual_axes" not in op.attributes:
+            return ir.WalkResult.ADVANCE
+        axes = codec.manual_axes(op.attributes["manual_axes"]).axes
+        args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
+        ins = codec.sharding_per_value(op.attributes["in_shardings"]) if "in_shardings" in op.attributes else ()
+        outs = codec.sharding_per_value(op.attributes["out_shardings"]) if "out_shardings" in op.attributes else ()
+        kept = [s for s, a in zip(ins, args) if next(iter(a.uses), None) is not None] + list(outs)
+        common = None
+        for s in kept:
+            if s.mesh_name is not None and s.mesh_name not in meshes.meshes:
+                return ir.WalkResult.ADVANCE  # the verifier reports an unknown mesh
+            mesh = meshes.mesh_of(s)
+            if common is None or not common.axes:
+                common = mesh
+        missing = [a for a in axes if common is not None and not common.has_axis(a)]
+        if missing:
+            problems.append((op, missing[0]))
+        return ir.WalkResult.ADVANCE
+
+    module_op.walk(visit)
+    for op, axis in problems:
+        op.location.emit_error(f"manual axis '{axis}' is not in the mesh that the in/out shardings of this "
+                               f"sdy.manual_computation share; MLIR's inliner/canonicalizer in jaxlib "
+                               f"would abort the process on it")
+    if problems:
+        raise PassFailure("sdy.manual_computation with a manual axis outside its mesh")
 
 
 def verify_or_raise(module_op, pass_name: str) -> None:

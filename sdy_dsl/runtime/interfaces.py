@@ -92,6 +92,8 @@ class InterfaceRegistry:
                 raise loc.error(f"unknown key '{key}' (expected 'default' or 'ops')")
         if "default" in doc:
             self.default = self._decl(doc["default"], doc.loc_of("default"))
+        if not isinstance(doc.get("ops") or {}, dict):
+            raise doc.loc_of("ops").error("'ops' is a mapping of op name to interface declarations")
         for name, body in (doc.get("ops") or {}).items():
             decl = self._decl(body, doc["ops"].loc_of(name))
             previous = self.ops.get(name)
@@ -117,6 +119,8 @@ class InterfaceRegistry:
             elif key == "block-args":
                 decl.block_args = self._slot(value, vloc, allow_func=True)
             elif key == "collective":
+                if not isinstance(value or {}, dict):
+                    raise vloc.error("'collective' is a mapping")
                 decl.collective = dict(value or {})
             elif key == "data-flow":
                 items = value if isinstance(value, list) else [value]
