@@ -278,7 +278,8 @@ class PipelineRunner:
                 try:
                     pm.run(module_op)
                 except ir.MLIRError as e:
-                    raise SdyDslError(f"pass '{step.name}' failed: {e}") from None
+                    # Its diagnostics (located in the input) are reported by the caller.
+                    raise MlirPassFailure(step.name, e) from None
             else:
                 self._run_rule_pass(what, options, module_op)
             codec.clear_if_large()
@@ -357,6 +358,12 @@ def verify_or_raise(module_op, pass_name: str) -> None:
 class PassVerificationError(SdyDslError):
     def __init__(self, pass_name: str, error: ir.MLIRError):
         super().__init__(f"pass '{pass_name}' produced invalid IR: {error}")
+        self.mlir_error = error
+
+
+class MlirPassFailure(PassVerificationError):
+    def __init__(self, pass_name: str, error: ir.MLIRError):
+        SdyDslError.__init__(self, f"pass '{pass_name}' failed: {error}")
         self.mlir_error = error
 
 

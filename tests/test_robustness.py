@@ -374,3 +374,15 @@ def test_hook_calling_sys_exit(tmp_path, code):
     fails_with(["opt", write(tmp_path, "in.mlir", MODULE), "--rules", str(rules), "-t-pass", "-o", str(out)],
                rf"^{re.escape(str(rule_file))}:4:5: error: pass 't-pass', stage 's': hook 'leave' called sys.exit")
     assert out.read_text() == "untouched"
+
+
+# --------------------------------------------------------------------------- found by tests/fuzz_robustness.py
+
+
+def test_failing_mlir_pass_is_located_in_the_input(tmp_path):
+    # `inline` nested in func.func fails inside MLIR's pass manager: its
+    # diagnostic (not "Failure while executing pass pipeline") is the error.
+    pipeline = write(tmp_path, "p.yaml", "passes: [{func.func: [inline]}]\n")
+    path = write(tmp_path, "in.mlir", MODULE)
+    fails_with(["run", pipeline, path],
+               rf"^{re.escape(path)}:1:1: error: 'func.func' op +was scheduled to run under the inliner")
