@@ -39,10 +39,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(HERE), str(ROOT)]
 os.environ["SDY_DSL_NO_CACHE"] = "1"  # thousands of mutants must not fill the YAML cache
 
 from sdy_dsl import cli  # noqa: E402  (imported once; every child is a fork)
+from test_robustness import MODULE  # noqa: E402
 
 LOCATED = re.compile(r"^\S.*?:\d+:\d+: (error|warning|note): ")
 USAGE = re.compile(r"^sdy-dsl: error: ")
@@ -54,24 +55,7 @@ DRIVERS = ("walk", "greedy", "once")
 # Small modules the generated rules run on: multiple uses, a while, a call,
 # unused ops, shardings.
 MODULES = [
-    """func.func @main(%a: tensor<8xf32>) -> (tensor<8xf32>, tensor<2x4xf32>) {
-  %0 = stablehlo.negate %a : tensor<8xf32>
-  %1 = stablehlo.abs %0 : tensor<8xf32>
-  %2 = stablehlo.add %0, %1 : tensor<8xf32>
-  %c = stablehlo.constant dense<0> : tensor<i32>
-  %3:2 = stablehlo.while(%iterArg = %2, %i = %c) : tensor<8xf32>, tensor<i32>
-    cond {
-      %p = stablehlo.compare LT, %i, %c : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      stablehlo.return %p : tensor<i1>
-    } do {
-      %n = stablehlo.negate %iterArg : tensor<8xf32>
-      stablehlo.return %n, %i : tensor<8xf32>, tensor<i32>
-    }
-  %4 = stablehlo.reshape %3#0 : (tensor<8xf32>) -> tensor<2x4xf32>
-  %5 = stablehlo.sine %3#0 : tensor<8xf32>
-  return %3#0, %4 : tensor<8xf32>, tensor<2x4xf32>
-}
-""",
+    MODULE,
     """sdy.mesh @mesh = <["x"=2, "y"=2]>
 func.func private @callee(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = stablehlo.negate %a : tensor<8x8xf32>
