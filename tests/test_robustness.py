@@ -386,3 +386,12 @@ def test_failing_mlir_pass_is_located_in_the_input(tmp_path):
     path = write(tmp_path, "in.mlir", MODULE)
     fails_with(["run", pipeline, path],
                rf"^{re.escape(path)}:1:1: error: 'func.func' op +was scheduled to run under the inliner")
+
+
+def test_greedy_driver_erasing_dead_ops_alone_is_not_non_convergence(tmp_path):
+    # With max-iterations 1, MLIR's greedy driver reports non-convergence after
+    # erasing the dead sine itself; no rule fired, so the rules are at a fixed point.
+    rc, out, err, _, _ = run_pass(tmp_path, rule("%r = stablehlo.abs(%x) {never}", ["erase($root)"]), "greedy",
+                                  extra=", max-iterations: 1")
+    assert rc == 0, err
+    assert "stablehlo.sine" not in out and "stablehlo.abs" in out

@@ -144,7 +144,7 @@ class PassRunner:
             kind = stage.driver.kind
             self._greedy = kind == "greedy"
             ctx.driver_kind = kind
-            self._budget = Budget(stage, anchor, self.passdef.name)
+            self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
             else:
@@ -304,7 +304,10 @@ class PassRunner:
                     return  # our own error stopped the driver; it is reported instead
                 if "converge" not in str(e):
                     raise
-                self.error = self._budget.not_converged(cfg.max_iterations)
+                if self._budget.fires:
+                    # (Without a rule firing, only the driver's own erasure of
+                    # dead ops changed the IR: the rules are at a fixed point.)
+                    self.error = self._budget.not_converged(cfg.max_iterations)
 
     def _callback(self, rules, ctx):
         def callback(op, rewriter):
@@ -331,8 +334,8 @@ class Budget:
 
     FREE = 10_000
 
-    def __init__(self, stage=None, anchor=None, pass_name: str = ""):
-        self.stage, self.anchor, self.pass_name = stage, anchor, pass_name
+    def __init__(self, stage=None, anchor=None, pass_name: str = "", pass_loc=None):
+        self.stage, self.anchor, self.pass_name, self.pass_loc = stage, anchor, pass_name, pass_loc
         self.fires = 0
         self.limit = stage.driver.max_rewrites if stage is not None and stage.driver.max_rewrites else None
         self.per_rule: dict[str, list] = {}  # rule id -> [count, rule, last (name, loc)]
@@ -368,7 +371,7 @@ class Budget:
         top = sorted(self.per_rule.values(), key=lambda e: -e[0])[:3]
         fired = "; ".join(f"'{r.id}' ({n} times, last on '{name}'{' at ' + loc if loc else ''})"
                           for n, r, (name, loc) in top) or "none"
-        loc = top[0][1].loc if top else (self.stage.loc if self.stage is not None else None)
+        loc = top[0][1].loc if top else (self.stage.loc or self.pass_loc)
         message = (f"pass '{self.pass_name}', stage '{self.stage.name}' ({self.stage.driver.kind} driver): "
                    f"{what}; rules that kept firing: {fired}")
         if loc is None:
