@@ -395,3 +395,9 @@ def test_greedy_driver_erasing_dead_ops_alone_is_not_non_convergence(tmp_path):
                                   extra=", max-iterations: 1")
     assert rc == 0, err
     assert "stablehlo.sine" not in out and "stablehlo.abs" in out
+
+
+def test_hook_module_calling_sys_exit_when_loaded(tmp_path):
+    rules, rule_file = rules_dir(tmp_path, "pass: t-pass\nsummary: s\nrules: []\n", hooks="import sys\nsys.exit(4)\n")
+    fails_with(["opt", write(tmp_path, "in.mlir", MODULE), "--rules", str(rules), "-t-pass"],
+               rf"^{re.escape(str(rule_file))}:1:1: error: cannot load hook module t.py: SystemExit: 4")

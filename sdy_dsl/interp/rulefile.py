@@ -195,7 +195,7 @@ def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
             return {}
     try:
         module = load_hook_module(hook_path)
-    except Exception as e:  # a broken hook module is a rule-file error, not a crash
+    except (Exception, SystemExit) as e:  # a broken hook module is a rule-file error, not a crash
         loc = doc.loc_of("hooks") if "hooks" in doc else doc.loc
         raise loc.error(f"cannot load hook module {hook_path.name}: {type(e).__name__}: {e}") from None
     return hooks_of_module(module)
