@@ -248,6 +248,8 @@ class Cases:
             chunk, _ = r.choice(self.lit)
             (d / "in.mlir").write_text(chunk)
             return ["opt", "in.mlir", "--rules", "rules", f"-{name}", "-o", "out.mlir"], False
+        if r.random() < 0.15:
+            return self._hook_case(d, user)
         driver = r.choice(DRIVERS)
         extra = ""
         if driver == "greedy" and r.random() < 0.5:
@@ -263,6 +265,30 @@ class Cases:
             text = mutate_text(r, text)
         (user / "t.yaml").write_bytes(to_bytes(text))
         (d / "in.mlir").write_text(r.choice(MODULES))
+        return ["opt", "in.mlir", "--rules", "rules", "-t-pass", "-o", "out.mlir"], False
+
+    HOOK_BODIES = [
+        "sys.exit(0)", "sys.exit('bye')", "raise ValueError('loc(\"in.mlir\":2:3): broken')",
+        "raise KeyError('x')", "f = lambda n: f(n + 1)\n    f(0)", "ctx.erase(first(ctx, 'stablehlo.negate'))",
+        "ctx.erase(ctx.anchor)", "ctx.replace_op(first(ctx, 'stablehlo.abs'), [])",
+        "op = first(ctx, 'stablehlo.negate')\n    ctx.move(op, op, after=True)",
+        "w = first(ctx, 'stablehlo.while')\n    ctx.move(w, first(ctx, 'stablehlo.negate', inside=w), after=False)",
+        "op = first(ctx, 'stablehlo.sine')\n    ctx.erase(op)\n    ctx.erase(op)",
+        "ctx.set_attr(first(ctx, 'stablehlo.abs'), '', ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1))",
+        "ctx.emit_error(first(ctx, 'stablehlo.abs'), 'no')", "return None",
+    ]
+
+    def _hook_case(self, d: Path, user: Path):
+        """A stage hook misbehaving: exiting, raising, recursing, misusing the ctx API."""
+        body = self.r.choice(self.HOOK_BODIES)
+        (user / "t.yaml").write_text("pass: t-pass\nsummary: fuzz\nstages:\n  - {name: s, call: step}\n")
+        (user / "t.py").write_text(
+            "import sys\nfrom jaxlib.mlir import ir\nfrom sdy_dsl.hooks import hook\n\n\n"
+            "def first(ctx, name, inside=None):\n    found = []\n"
+            "    (inside or ctx.anchor).walk(lambda o: (found.append(o) if o.name == name else None) "
+            "or ir.WalkResult.ADVANCE)\n    return found[-1 if inside else 0].operation\n\n\n"
+            f"@hook\ndef step(ctx: object) -> None:\n    {body}\n")
+        (d / "in.mlir").write_text(MODULE)
         return ["opt", "in.mlir", "--rules", "rules", "-t-pass", "-o", "out.mlir"], False
 
     def _rule(self, k: int) -> str:

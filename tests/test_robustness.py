@@ -401,3 +401,29 @@ def test_hook_module_calling_sys_exit_when_loaded(tmp_path):
     rules, rule_file = rules_dir(tmp_path, "pass: t-pass\nsummary: s\nrules: []\n", hooks="import sys\nsys.exit(4)\n")
     fails_with(["opt", write(tmp_path, "in.mlir", MODULE), "--rules", str(rules), "-t-pass"],
                rf"^{re.escape(str(rule_file))}:1:1: error: cannot load hook module t.py: SystemExit: 4")
+
+
+def test_error_emitted_by_a_stage_hook_fails_the_pass(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("untouched")
+    rules, _ = rules_dir(tmp_path, "pass: t-pass\nsummary: s\nstages:\n  - {name: s, call: complain}\n",
+                         hooks="from sdy_dsl.hooks import hook\n\n\n@hook\ndef complain(ctx: object) -> None:\n"
+                               "    sine = ctx.anchor.regions[0].blocks[0].operations[0].regions[0].blocks[0]"
+                               ".operations[6]\n    ctx.emit_error(sine, 'no sines here')\n")
+    path = write(tmp_path, "in.mlir", MODULE)
+    fails_with(["opt", path, "--rules", str(rules), "-t-pass", "-o", str(out)],
+               rf"^{re.escape(path)}:15:8: error: no sines here")
+    assert out.read_text() == "untouched"
+
+
+@pytest.mark.parametrize("body,pattern", [
+    ("raise ValueError('loc(\"in.mlir\":2:3): broken')", r"^IN:2:3: error: pass 't-pass', stage 's': hook 'step': broken"),
+    ("ctx.erase(ctx.anchor)", r"^RULES:4:5: error: pass 't-pass', stage 's': hook 'step': erase of 'builtin.module'"),
+])
+def test_stage_hook_errors(tmp_path, body, pattern):
+    rules, rule_file = rules_dir(tmp_path, "pass: t-pass\nsummary: s\nstages:\n  - {name: s, call: step}\n",
+                                 hooks=f"from sdy_dsl.hooks import hook\n\n\n@hook\ndef step(ctx: object) -> None:\n"
+                                       f"    {body}\n")
+    path = write(tmp_path, "in.mlir", MODULE)
+    fails_with(["opt", path, "--rules", str(rules), "-t-pass"],
+               pattern.replace("IN", re.escape(path)).replace("RULES", re.escape(str(rule_file))))

@@ -136,6 +136,8 @@ class PassRunner:
                 except (Exception, SystemExit) as e:
                     raise_from_hook(e, f"pass '{self.passdef.name}', stage '{stage.name}': hook "
                                        f"'{stage.hook.__name__}'", stage.loc or self.passdef.loc)
+                if ctx.errors:
+                    raise PassFailure(ctx.errors[0])  # the hook emitted error diagnostics
                 continue
             rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
             if not rules:
@@ -387,6 +389,8 @@ def raise_from_hook(e: BaseException, who: str, loc) -> None:
         message = f"{who} called sys.exit({e.code!r})"
     elif isinstance(e, RecursionError):
         message = f"{who} failed: recursion too deep"
+    elif isinstance(e, ActionError):
+        message = f"{who}: {e}"
     else:
         message = f"{who} failed: {type(e).__name__}: {e}"
     m = _FILE_LOC.search(str(e)) if not isinstance(e, SystemExit) else None
