@@ -32,8 +32,8 @@ class RewriteContext:
         self.root = None  # the op the current rule matched
         self.changed = False
         self.driver_kind = None  # the running stage's driver (walk, greedy, once), None in stage hooks
-        # Erased ops: `erased` (ops' addresses, the whole run; the `once`
-        # driver skips them), `dead_ops` / `dead_values` (this rewrite's).
+        # Erased ops: `erased` (ops' addresses since the `once` driver's
+        # snapshot, which skips them), `dead_ops` / `dead_values` (this rewrite's).
         self.erased: set[int] = set()
         self.dead_ops: set[int] = set()
         self.dead_values: set[int] = set()

@@ -261,6 +261,7 @@ class PassRunner:
 
         anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
         ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+        ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first
         for op in ops:
