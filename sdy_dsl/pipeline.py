@@ -292,7 +292,7 @@ class PipelineRunner:
                     self.dump_dir.mkdir(parents=True, exist_ok=True)
                     path.write_text(str(module))
                 except OSError as e:
-                    raise SdyDslError(f"cannot write dump file '{path}': {e.strerror}", str(self.dump_dir)) from None
+                    raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
 
     def _run_rule_pass(self, passdef, options, module_op):
         runner = PassRunner(passdef, options, self.observer)
