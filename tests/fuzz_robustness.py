@@ -73,6 +73,20 @@ func.func @main(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"},
 """,
 ]
 
+# The misuses issue 15 reported (crashes before the safe action layer), tried under every driver.
+ISSUE_MISUSES = [
+    ("%r = stablehlo.negate(%x)", ["erase($root)"]),
+    ("%r = stablehlo.abs(%x)", ["replace($root, [])"]),
+    ("%r = stablehlo.negate(%x)", ["erase(parent_op($root))"]),
+    ("%r = stablehlo.negate(%x)", ["erase(defining_op(%x))"]),
+    ("%r = stablehlo.abs(%x)", ["erase(defining_op(%x))"]),
+    ("%r = stablehlo.negate(%x)", ["for_each(users(%r), $u => erase($u))"]),
+    ("%r = stablehlo.abs(%x)", ["replace_uses(%r, %x)", "erase($root)", "erase($root)"]),
+    ("$op = stablehlo.abs(%x)", ["replace_uses(at(results($op), 0), %x)", "erase($op)", "set_attr($op, 'a', 1)"]),
+    ("$op = stablehlo.negate(%x)", ["move_before(parent_op($op), $op)"]),
+    ("$op = stablehlo.negate(%x)", ["move_after(parent_op(parent_op($op)), $op)"]),
+]
+
 MATCHES = ["%r = stablehlo.negate(%x)", "%r = stablehlo.abs(%x)", "%r = stablehlo.add(%x, %y)",
            "$w = stablehlo.while(%x, %y)", "%r = stablehlo.reshape(%x)", "$op = *",
            "%r = sdy.sharding_constraint(%x) {sharding = $s}", "$g = sdy.sharding_group(%x)",
@@ -205,6 +219,7 @@ def to_bytes(text: str) -> bytes:
 class Cases:
     def __init__(self, seed: int):
         self.r = random.Random(seed)
+        self.detail = ""  # what kind of rule case the last one was
         self.lit = self._lit_chunks()
         self.rule_files = sorted((ROOT / "rules").rglob("*.yaml"))
         self.pipelines = sorted((ROOT / "pipelines").glob("*.yaml"))
@@ -247,10 +262,13 @@ class Cases:
                 shutil.copy(hook, user / hook.name)
             chunk, _ = r.choice(self.lit)
             (d / "in.mlir").write_text(chunk)
+            self.detail = "built-in file mutated"
             return ["opt", "in.mlir", "--rules", "rules", f"-{name}", "-o", "out.mlir"], False
         if r.random() < 0.15:
+            self.detail = "stage hook"
             return self._hook_case(d, user)
         driver = r.choice(DRIVERS)
+        self.detail = f"{driver} driver"
         extra = ""
         if driver == "greedy" and r.random() < 0.5:
             extra += f", max-iterations: {r.choice([1, 3, 100, 100000, 2**31 + 5])}"
@@ -259,8 +277,14 @@ class Cases:
         if driver != "walk" and r.random() < 0.3:
             extra += ", traversal: bottom-up"
         text = f"pass: t-pass\nsummary: fuzz\ndriver: {{kind: {driver}{extra}}}\nrules:\n"
-        for k in range(r.randint(1, 3)):
-            text += self._rule(k)
+        if r.random() < 0.3:
+            match, actions = r.choice(ISSUE_MISUSES)
+            self.detail += " (issue's misuse)"
+            body = "".join(f"    - {a!r}\n" if "'" not in a else f'    - "{a}"\n' for a in actions)
+            text += f"  - id: r0\n    match: {match!r}\n    rewrite:\n{body}"
+        else:
+            for k in range(r.randint(1, 3)):
+                text += self._rule(k)
         if r.random() < 0.15:
             text = mutate_text(r, text)
         (user / "t.yaml").write_bytes(to_bytes(text))
@@ -423,12 +447,14 @@ def main(argv=None) -> int:
     r = random.Random(args.seed + 1)
     counts: Counter = Counter()
     by_kind: Counter = Counter()
+    by_detail: Counter = Counter()
     bugs = []
     t0 = time.monotonic()
     for i in range(args.count):
         kind = r.choices(kinds, [weights[k] for k in kinds])[0]
         d = Path(tempfile.mkdtemp(prefix=f"fuzzrob-{i}-"))
         try:
+            cases.detail = ""
             argv_case, usage_ok = getattr(cases, kind)(d)
             out_file = d / "out.mlir"
             out_file.write_text(SENTINEL)
@@ -441,6 +467,8 @@ def main(argv=None) -> int:
                 cls = "output-touched"
             counts[cls] += 1
             by_kind[(kind, cls)] += 1
+            if cases.detail:
+                by_detail[(cases.detail, cls)] += 1
             if cls not in ("ok", "located"):
                 first = err.strip().splitlines()[-1] if err.strip() else ""
                 bugs.append((i, kind, cls, argv_case, first))
@@ -456,6 +484,11 @@ def main(argv=None) -> int:
     for kind in kinds:
         row = {cls: n for (k, cls), n in by_kind.items() if k == kind}
         print(f"  {kind:9} {sum(row.values()):5d}  " + "  ".join(f"{c}={n}" for c, n in sorted(row.items())))
+        if kind == "rules":
+            for detail in sorted({k for k, _ in by_detail}):
+                row = {cls: n for (k, cls), n in by_detail.items() if k == detail}
+                print(f"    {detail:34} {sum(row.values()):5d}  "
+                      + "  ".join(f"{c}={n}" for c, n in sorted(row.items())))
     print("  total     " + "  ".join(f"{c}={n}" for c, n in sorted(counts.items())))
     return 1 if bugs else 0
 
