@@ -22,7 +22,7 @@ try:  # an error while loading the built-in rules goes through main()'s one-line
     from .interp import driver as driver_mod
     from .interp.driver import Observer
     from .mlir_context import MLIR_BYTECODE_MAGIC, make_context
-    from .passes import PassRegistry
+    from .passes import GENERIC_MLIR_PASSES, PassRegistry
     from .api import run_source
     from .pipeline import (Pipeline, PipelineRunner, Step, load_pipeline_file, not_implemented_error,
                            parse_pipeline_string, resolve_pipeline_file)
@@ -239,16 +239,21 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import mlir_pass_nesting, parse_option_string
+    from .pipeline import check_pass_name, mlir_pass_nesting, parse_option_string
     for name, value, flag in args.pass_flags:
+        try:
+            name = check_pass_name(name)
+        except ValueError as e:
+            raise UsageError(f"invalid option or pass '{flag}': {e}") from None
         if registry.has(name):
             nesting = None
         elif name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(name, registry)
         else:
-            nesting = mlir_pass_nesting(name)
+            nesting = mlir_pass_nesting(name) if name in GENERIC_MLIR_PASSES else None
             if nesting is None:
-                raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl --help' and 'sdy-dsl passes')")
+                raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl --help' and 'sdy-dsl passes'; "
+                                 f"MLIR passes allowed: {', '.join(GENERIC_MLIR_PASSES)})")
         options = parse_option_string(value) if value else {}
         steps.append(Step(name, options, "func.func" if nesting == "func.func" else None))
     return Pipeline(steps)
@@ -271,8 +276,6 @@ def read_input(path: str) -> tuple[str, str | bytes]:
         name = path
     if data.startswith(MLIR_BYTECODE_MAGIC):
         return name, data
-    if b"\x00" in data:
-        raise SdyDslError("input is binary, neither MLIR text nor MLIR bytecode", name)
     try:
         return name, data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -308,18 +311,54 @@ def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, re
     return not errors, output, errors
 
 
+def check_output_path(path: str) -> None:
+    """Refuse an output path that cannot be written, before any work."""
+    def fail(why: str):
+        raise SdyDslError(f"cannot write output file '{path}': {why}")
+    if path == "":
+        fail("empty file name")
+    if "\x00" in path:
+        fail("file name contains a NUL byte")
+    target = Path(os.path.realpath(path))  # a symlink is written through
+    try:
+        name_max = os.pathconf(target.parent if target.parent.is_dir() else ".", "PC_NAME_MAX")
+    except OSError:
+        name_max = 255
+    if len(os.fsencode(target.name)) > name_max:
+        fail(f"file name longer than {name_max} bytes")
+    if target.is_dir():
+        fail("is a directory")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            fail("permission denied")
+        return
+    if not target.parent.is_dir():
+        fail(f"directory '{target.parent}' does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        fail(f"directory '{target.parent}' is not writable")
+
+
 def write_atomically(path: str, text: str) -> None:
-    target = Path(path)
+    try:
+        _write_atomically(path, text)
+    except OSError as e:
+        raise SdyDslError(f"cannot write output file '{path}': {e.strerror or e}") from None
+
+
+def _write_atomically(path: str, text: str) -> None:
+    # A symlink is written through: the file it names is replaced, the link stays.
+    target = Path(os.path.realpath(path))
     if target.exists() and not target.is_file():
         # A device or pipe (e.g. /dev/null): write through it; renaming over it would replace it.
         with open(target, "w") as f:
             f.write(text)
         return
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=".sdy-dsl-", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w") as f:
             f.write(text)
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
@@ -366,6 +405,14 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except RecursionError:
+        print("sdy-dsl: error: input nested too deeply", file=sys.stderr)
+        return 1
+    except SystemExit as e:
+        if e.code in (0, None) and _parsing:
+            raise  # --help
+        print(f"sdy-dsl: error: sys.exit({e.code!r}) was called while running (by a hook?)", file=sys.stderr)
+        return 1
     except Exception as e:  # a bug in sdy-dsl: still one line, no traceback unless asked
         if os.environ.get("SDY_DSL_DEBUG"):
             raise
@@ -391,11 +438,22 @@ def check_rule_ids(args: Args, passdefs) -> None:
                                  f"(their rules: {listed})")
 
 
+_parsing = False
+
+
 def _main(argv: list[str]) -> int:
+    global _parsing
+    _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:
         raise _STARTUP_ERROR
     started = time.perf_counter()
+    _parsing = False
+    if args.command != "passes" and args.output != "-":
+        check_output_path(args.output)
+    if args.dump_dir is not None:
+        if args.dump_dir == "" or (os.path.exists(args.dump_dir) and not os.path.isdir(args.dump_dir)):
+            raise SdyDslError(f"--dump-dir '{args.dump_dir}' is not a directory")
     registry = PassRegistry([Path(d) for d in args.rule_dirs + args.only_rule_dirs],
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":

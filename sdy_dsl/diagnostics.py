@@ -25,6 +25,11 @@ def emit_error(op, message: str) -> None:
     raise PassFailure(message)
 
 
+def emit_error_at(path: str, line: int, col: int, message: str) -> None:
+    """Emit an error at a position of the input (e.g. one an exception named)."""
+    ir.Location.file(path, line, col).emit_error(message)
+
+
 # jaxlib's Python bindings emit only errors through MLIR's engine; warnings
 # from rules go to the diagnostics list of the chunk being processed (the CLI
 # sets it), formatted and verified like MLIR's own.

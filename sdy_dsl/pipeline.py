@@ -19,8 +19,9 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
 from .errors import RuleFileError, SdyDslError, UsageError
 from .interp.driver import Observer, PassRunner
+from .interp.syntax import unquoted
 from .interp.yaml_loader import Loc, load_yaml
-from .passes import PassRegistry
+from .passes import GENERIC_MLIR_PASSES, PassRegistry
 from .resources import builtin_pipelines_dir, shipped_pipeline, shipped_pipeline_names
 from .runtime.sharding import codec
 from .runtime.values import operation
@@ -44,26 +45,22 @@ class Pipeline:
 
 
 def split_top_level(text: str, sep: str = ",") -> list[str]:
-    parts, depth, quote, start = [], 0, None, 0
-    for i, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-            if depth < 0:
-                raise UsageError(f"invalid pass pipeline '{text}': unbalanced ')' or '}}'")
-        elif ch == sep and depth == 0:
+    parts, depth, start, last = [], 0, 0, None
+    for i, ch, depth in unquoted(text, "({", ")}"):
+        last = i
+        if depth < 0:
+            raise UsageError(f"invalid pass pipeline '{text}': unbalanced ')' or '}}'")
+        if ch == sep and depth == 0:
             parts.append(text[start:i].strip())
             start = i + 1
-    if depth != 0 or quote:
+    if depth != 0 or (text and last != len(text) - 1):
         raise UsageError(f"invalid pass pipeline '{text}': unbalanced brackets or quotes")
     parts.append(text[start:].strip())
-    return [p for p in parts if p]
+    if parts == [""]:
+        return []
+    if "" in parts:
+        raise UsageError(f"invalid pass pipeline '{text}': empty entry")
+    return parts
 
 
 def parse_option_string(text: str) -> dict[str, str]:
@@ -101,8 +98,24 @@ def parse_option_string(text: str) -> dict[str, str]:
     return options
 
 
-def parse_element(text: str, nested_in: str | None, out: list[Step]) -> None:
+MAX_NESTING = 32  # func.func(func.func(...)) levels in a pipeline string
+PASS_NAME = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.-]*$")
+
+
+def check_pass_name(name: str) -> str:
+    """A pass name, trimmed; an empty or malformed one is an error (ValueError)."""
+    name = name.strip()
+    if not name:
+        raise ValueError("empty pass name")
+    if not PASS_NAME.match(name):
+        raise ValueError(f"invalid pass name '{name}'")
+    return name
+
+
+def parse_element(text: str, nested_in: str | None, out: list[Step], depth: int = 0) -> None:
     text = text.strip()
+    if depth > MAX_NESTING:
+        raise UsageError(f"pass pipeline nested more than {MAX_NESTING} levels deep")
     if "(" in text and (text.index("(") < text.index("{") if "{" in text else True):
         anchor, _, rest = text.partition("(")
         anchor = anchor.strip()
@@ -113,7 +126,7 @@ def parse_element(text: str, nested_in: str | None, out: list[Step]) -> None:
         if nested_in == "func.func" and anchor == "builtin.module":
             raise UsageError("cannot nest builtin.module(...) inside func.func(...)")
         for part in split_top_level(rest[:-1]):
-            parse_element(part, None if anchor == "builtin.module" else anchor, out)
+            parse_element(part, None if anchor == "builtin.module" else anchor, out, depth + 1)
         return
     name, brace, rest = text.partition("{")
     name = name.strip()
@@ -122,8 +135,10 @@ def parse_element(text: str, nested_in: str | None, out: list[Step]) -> None:
         if not rest.endswith("}"):
             raise UsageError(f"invalid pass options in '{text}'")
         options = parse_option_string(rest[:-1])
-    if not name:
-        raise UsageError(f"invalid pass pipeline element '{text}'")
+    try:
+        name = check_pass_name(name)
+    except ValueError as e:
+        raise UsageError(f"invalid pass pipeline element '{text}': {e}") from None
     out.append(Step(name, options, nested_in))
 
 
@@ -234,13 +249,24 @@ def _error_at(where, message: str) -> SdyDslError:
     return UsageError(message)
 
 
+def _step_name(name, loc: Loc) -> str:
+    if not isinstance(name, str):
+        raise loc.error(f"a pass name is a string, got {name!r}")
+    try:
+        return check_pass_name(name)
+    except ValueError as e:
+        raise loc.error(str(e)) from None
+
+
 def _pipeline_item(item, loc: Loc, nested_in, steps):
     if isinstance(item, str):
-        steps.append(Step(str(item), {}, nested_in, loc))
+        steps.append(Step(_step_name(item, loc), {}, nested_in, loc))
         return
     if isinstance(item, dict) and len(item) == 1:
         name, body = next(iter(item.items()))
         bloc = item.loc_of(name)
+        if name == "func.func" and nested_in is not None:
+            raise item.key_loc(name).error("func.func cannot be nested in func.func")
         if name == "func.func":
             if not isinstance(body, list):
                 raise bloc.error("func.func takes a list of passes")
@@ -251,7 +277,8 @@ def _pipeline_item(item, loc: Loc, nested_in, steps):
             body = {}
         if not isinstance(body, dict):
             raise bloc.error(f"options of '{name}' must be a mapping of option to value")
-        steps.append(Step(str(name), dict(body), nested_in, item.key_loc(name), typed=True))
+        steps.append(Step(_step_name(name, item.key_loc(name)), dict(body), nested_in, item.key_loc(name),
+                          typed=True))
         return
     raise loc.error("a pipeline entry is a pass name, {pass: {option: value}} or {func.func: [passes]}")
 
@@ -293,7 +320,15 @@ class PipelineRunner:
                 plan.append(("rules", step, passdef, options))
             elif step.name.startswith(("sdy-", "mpmd-")):
                 raise not_implemented_error(step.name, self.registry, step.loc)
+            elif step.name not in GENERIC_MLIR_PASSES:
+                # Only MLIR's generic passes run through its PassManager: any
+                # other name there could run jaxlib's C++ passes.
+                raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes'; MLIR passes "
+                                             f"allowed: {', '.join(GENERIC_MLIR_PASSES)})")
             else:
+                for k, v in step.options.items():
+                    if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
+                        raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
                 text = step.name
                 if step.options:
                     if step.typed:
@@ -322,11 +357,14 @@ class PipelineRunner:
             if self.print_before_all:
                 self._print_ir("Before", step.name, module)
             if kind == "mlir":
+                if step.name in ("inline", "canonicalize"):
+                    check_manual_computations_canonicalizable(module_op)
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
                 try:
                     pm.run(module_op)
                 except ir.MLIRError as e:
-                    raise SdyDslError(f"pass '{step.name}' failed: {e}") from None
+                    # Its diagnostics (located in the input) are reported by the caller.
+                    raise MlirPassFailure(step.name, e) from None
             else:
                 self._run_rule_pass(what, options, module_op)
             codec.clear_if_large()
@@ -336,8 +374,12 @@ class PipelineRunner:
             if self.print_after_all:
                 self._print_ir("After", step.name, module)
             if self.dump_dir is not None:
-                self.dump_dir.mkdir(parents=True, exist_ok=True)
-                (self.dump_dir / f"{i + 1:02d}_{step.name}.mlir").write_text(self.module_text(module))
+                path = self.dump_dir / f"{i + 1:02d}_{step.name}.mlir"
+                try:
+                    self.dump_dir.mkdir(parents=True, exist_ok=True)
+                    path.write_text(self.module_text(module))
+                except OSError as e:
+                    raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
 
     def module_text(self, module: ir.Module) -> str:
         """The module as text, with locations when --mlir-print-debuginfo asked for them."""
@@ -360,6 +402,47 @@ class PipelineRunner:
         verify_or_raise(module_op, passdef.name)
 
 
+def check_manual_computations_canonicalizable(module_op) -> None:
+    """jaxlib's canonicalization of sdy.manual_computation (run by `inline`
+    and `canonicalize`) aborts the whole process when a manual axis is not in
+    the mesh its in/out shardings share once unused inputs are dropped (the
+    first non-empty mesh among them, else an empty one). Such a module is
+    reported as an error at the op instead, before jaxlib is called."""
+    from .diagnostics import PassFailure
+    from .runtime.values import MeshTable
+    meshes = MeshTable(module_op)
+    problems = []
+
+    def visit(op):
+        op = operation(op)
+        if op.name != "sdy.manual_computation" or "manual_axes" not in op.attributes:
+            return ir.WalkResult.ADVANCE
+        axes = codec.manual_axes(op.attributes["manual_axes"]).axes
+        args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
+        ins = codec.sharding_per_value(op.attributes["in_shardings"]) if "in_shardings" in op.attributes else ()
+        outs = codec.sharding_per_value(op.attributes["out_shardings"]) if "out_shardings" in op.attributes else ()
+        kept = [s for s, a in zip(ins, args) if next(iter(a.uses), None) is not None] + list(outs)
+        common = None
+        for s in kept:
+            if s.mesh_name is not None and s.mesh_name not in meshes.meshes:
+                return ir.WalkResult.ADVANCE  # the verifier reports an unknown mesh
+            mesh = meshes.mesh_of(s)
+            if common is None or not common.axes:
+                common = mesh
+        missing = [a for a in axes if common is not None and not common.has_axis(a)]
+        if missing:
+            problems.append((op, missing[0]))
+        return ir.WalkResult.ADVANCE
+
+    module_op.walk(visit)
+    for op, axis in problems:
+        op.location.emit_error(f"manual axis '{axis}' is not in the mesh that the in/out shardings of this "
+                               f"sdy.manual_computation share; MLIR's inliner/canonicalizer in jaxlib "
+                               f"would abort the process on it")
+    if problems:
+        raise PassFailure("sdy.manual_computation with a manual axis outside its mesh")
+
+
 def verify_or_raise(module_op, pass_name: str) -> None:
     """Like MLIR's pass manager: verify the IR after each pass."""
     try:
@@ -371,6 +454,12 @@ def verify_or_raise(module_op, pass_name: str) -> None:
 class PassVerificationError(SdyDslError):
     def __init__(self, pass_name: str, error: ir.MLIRError):
         super().__init__(f"pass '{pass_name}' produced invalid IR: {error}")
+        self.mlir_error = error
+
+
+class MlirPassFailure(PassVerificationError):
+    def __init__(self, pass_name: str, error: ir.MLIRError):
+        SdyDslError.__init__(self, f"pass '{pass_name}' failed: {error}")
         self.mlir_error = error
 
 

@@ -97,16 +97,13 @@ def move_after_value(ctx: RewriteContext, op: ir.Operation, value: ir.Value) -> 
     if isinstance(owner, ir.Block):
         first = operation(next(iter(owner.operations)))
         if first != op:
-            op.move_before(first)
+            ctx.move(op, first, after=False)
     else:
-        op.move_after(operation(owner))
-    ctx.mark_changed()
+        ctx.move(op, operation(owner), after=True)
 
 @hook
 def replace_uses_except(ctx: RewriteContext, old: ir.Value, new: ir.Value, except_op: ir.Operation) -> None:
-    if any(operation(u.owner) != operation(except_op) for u in old.uses):
-        old.replace_all_uses_except(new, operation(except_op))
-        ctx.mark_changed()
+    ctx.replace_uses(old, new, operation(except_op))
 
 @hook
 def set_unreduced_of(ctx: RewriteContext, value: ir.Value, sharding: TensorSharding | ir.Attribute) -> None:

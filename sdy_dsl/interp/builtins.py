@@ -322,6 +322,7 @@ def remove_attr(ctx: RewriteContext, op, name: str) -> None:
 def set_sharding(ctx: RewriteContext, value: ir.Value, s) -> None:
     """Set a value's sharding wherever its op keeps it; `none` clears it (where
     it can be cleared alone: a func argument's, a single-attribute slot's)."""
+    value = ctx.live_value(value, "set_sharding")
     changed = interfaces.set_sharding(value, None if s is None else to_sharding(s))
     if changed:
         ctx.mark_changed()
@@ -350,7 +351,7 @@ def replace_uses(ctx: RewriteContext, old: ir.Value, new: ir.Value) -> None:
 @action
 def replace(ctx: RewriteContext, op, values) -> None:
     """Replace an op's results by `values` (a value or a list) and erase it."""
-    ctx.replace_op(op, values if isinstance(values, (list, tuple)) else [values])
+    ctx.replace_op(op, values if isinstance(values, (list, tuple, ir.Operation, ir.OpView)) else [values])
 
 
 @action
@@ -360,22 +361,18 @@ def erase(ctx: RewriteContext, op) -> None:
 
 @action
 def move_before(ctx: RewriteContext, op, other) -> None:
-    op, other = operation(op), operation(other)
-    operation(op).move_before(other)
-    ctx.mark_changed()
+    ctx.move(op, other, after=False)
 
 
 @action
 def move_after(ctx: RewriteContext, op, other) -> None:
-    op, other = operation(op), operation(other)
-    operation(op).move_after(other)
-    ctx.mark_changed()
+    ctx.move(op, other, after=True)
 
 
 @action
 def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
     """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
-    for slot in sharding_slots(op):
+    for slot in sharding_slots(ctx.live_op(op, "for_each_sharding")):
         old = slot.read()
         new = tuple(transform(s) for s in old)
         if new != old:
@@ -398,17 +395,17 @@ def error(ctx: RewriteContext, op, message: str) -> None:
 
 
 @action
-def warning(op, message: str) -> None:
+def warning(ctx: RewriteContext, op, message: str) -> None:
     """Emit a warning diagnostic at `op`; the pass goes on."""
     from ..diagnostics import emit_warning
-    emit_warning(op, message)
+    emit_warning(ctx.live_op(op, "warning"), message)
 
 
 @action
-def fail(op, message: str) -> None:
+def fail(ctx: RewriteContext, op, message: str) -> None:
     """Emit an error diagnostic at `op` and stop the pass at once (no further op is checked)."""
     from ..diagnostics import emit_error
-    emit_error(op, message)
+    emit_error(ctx.live_op(op, "fail"), message)
 
 
 # --------------------------------------------------------------------------- queries: data-flow edges
@@ -471,6 +468,7 @@ def data_flow_edge(owner):
 @action
 def set_edge_owner_shardings(ctx: RewriteContext, op, owners, shardings) -> None:
     """Set the shardings of all block-argument (or all result) owners of a data-flow op."""
+    op = ctx.live_op(op, "set_edge_owner_shardings")
     if interfaces.set_edge_owner_shardings(op, list(owners), [to_sharding(s) for s in shardings]):
         ctx.mark_changed()
 

@@ -1,6 +1,7 @@
 """The rewrite context: what rule actions and hooks see while a pass runs."""
 from __future__ import annotations
 
+import ctypes
 from typing import Callable, TypeVar
 
 from jaxlib.mlir import ir
@@ -32,9 +33,12 @@ class RewriteContext:
         self.rewriter = None  # the MLIR PatternRewriter while inside its driver
         self.root = None  # the op the current rule matched
         self.changed = False
-        # ids of the Python handles of ops erased by actions (an erased handle
-        # cannot be hashed or used); the handles are kept so ids stay unique.
-        self.erased: dict[int, object] = {}
+        self.driver_kind = None  # the running stage's driver (walk, greedy, once), None in stage hooks
+        # Erased ops: `erased` (ops' addresses since the `once` driver's
+        # snapshot, which skips them), `dead_ops` / `dead_values` (this rewrite's).
+        self.erased: set[int] = set()
+        self.dead_ops: set[int] = set()
+        self.dead_values: set[int] = set()
         self._meshes: MeshTable | None = None
         self.scratch: dict = {}  # per-run state for hooks that need it
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
@@ -56,18 +60,127 @@ class RewriteContext:
     def invalidate_meshes(self) -> None:
         self._meshes = None
 
+    # ------------------------------------------------------------------ guards
+    # Every IR action checks its preconditions here before touching MLIR, so a
+    # rule file cannot crash the process: a handle to an erased op (or to a
+    # value of one) is refused, an op is erased only without remaining uses,
+    # never moved into itself, and replaced by values of matching arity and
+    # types. A failed check raises ActionError, which the driver reports at
+    # the rule with the op's location.
+
+    def begin_rewrite(self, root=None) -> None:
+        """A new rule application (or stage hook) starts: no op is erased in it yet."""
+        self.root = root
+        self.dead_ops.clear()
+        self.dead_values.clear()
+
+    def is_erased(self, op) -> bool:
+        """Whether `op` was erased (or replaced) earlier in this rewrite."""
+        try:
+            return address(op) in self.dead_ops
+        except RuntimeError:  # a handle invalidated when its op was erased
+            return True
+
+    def erased_in_run(self, op) -> bool:
+        """Whether `op` (taken before any rewrite of this run) was erased since."""
+        try:
+            return address(op) in self.erased
+        except RuntimeError:
+            return True
+
+    def is_dead_value(self, value: ir.Value) -> bool:
+        return address(value) in self.dead_values
+
+    def live_op(self, op, action: str, role: str = "an op") -> ir.Operation:
+        """`op` as a live ir.Operation, or an ActionError."""
+        if not isinstance(op, (ir.Operation, ir.OpView)):
+            raise ActionError(f"{action} expects {role}, got {describe(op)}")
+        if self.is_erased(op):
+            raise ActionError(f"{action} of an op that was already erased or replaced in this rewrite")
+        return operation(op)
+
+    def live_value(self, value, action: str, role: str = "a value") -> ir.Value:
+        if not isinstance(value, ir.Value):
+            raise ActionError(f"{action} expects {role}, got {describe(value)}")
+        if self.is_dead_value(value):
+            raise ActionError(f"{action} of a value whose op was already erased or replaced in this rewrite")
+        return value
+
+    def check_binding(self, name: str, value) -> None:
+        """A metavariable's value must not refer to an op erased earlier in this rewrite."""
+        if isinstance(value, (ir.Operation, ir.OpView)):
+            if self.is_erased(value):
+                raise ActionError(f"'{name}' was erased or replaced by an earlier action of this rewrite")
+        elif isinstance(value, ir.Value):
+            if self.is_dead_value(value):
+                raise ActionError(f"'{name}' is a value of an op erased or replaced by an earlier action of this rewrite")
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, (ir.Operation, ir.OpView, ir.Value)):
+                    self.check_binding(name, item)
+
+    def _check_mutable(self, op: ir.Operation, action: str) -> None:
+        """`op` may be erased, replaced or moved: it is strictly inside the
+        anchor, and under MLIR's drivers it is not an ancestor of the op
+        being rewritten; under the walk driver it is not an op the walk has
+        yet to visit."""
+        if op == self.anchor or is_ancestor(op, self.anchor):
+            raise ActionError(f"{action} of {op_text(op)}, which contains the whole {self.anchor.name} "
+                              f"the pass runs on")
+        if not is_ancestor(self.anchor, op):
+            raise ActionError(f"{action} of {op_text(op)}, which is outside the {self.anchor.name} the pass runs on")
+        root = self.root
+        if self.rewriter is None or root is None or self.is_erased(root):
+            return
+        root = operation(root)
+        if op == root or is_ancestor(root, op):
+            return
+        if is_ancestor(op, root):
+            raise ActionError(f"{action} of {op_text(op)}, which contains the op being rewritten "
+                              f"({op_text(root)})")
+        if self.driver_kind == "walk" and not walk_visited_before(op, root):
+            raise ActionError(f"{action} of {op_text(op)}, which the walk driver has not visited yet "
+                              f"(under 'walk' a rule may change only its root, ops inside it, or ops "
+                              f"before it; use the 'once' or 'greedy' driver)")
+
+    def _forget_subtree(self, op: ir.Operation) -> None:
+        """Record `op`, every op inside it and all their values as erased."""
+        def visit(inner):
+            inner = operation(inner)
+            self.dead_ops.add(address(inner))
+            self.erased.add(address(inner))
+            for r in inner.results:
+                self.dead_values.add(address(r))
+            for region in inner.regions:
+                for block in region.blocks:
+                    for arg in block.arguments:
+                        self.dead_values.add(address(arg))
+            return ir.WalkResult.ADVANCE
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+
+    def _outside_uses(self, op: ir.Operation) -> list[tuple[int, int, ir.Operation]]:
+        """(result index, number of uses, first user) of results used outside `op`."""
+        found = []
+        for i, r in enumerate(op.results):
+            users = [operation(u.owner) for u in r.uses]
+            users = [u for u in users if not (u == op or is_ancestor(op, u))]
+            if users:
+                found.append((i, len(users), users[0]))
+        return found
+
     # ------------------------------------------------------------------ mutations
     def mark_changed(self) -> None:
         self.changed = True
 
     def emit_error(self, op, message: str) -> None:
         """Emit an error diagnostic at `op`; the driver fails the pass once the stage is done."""
-        operation(op).location.emit_error(message)
+        self.live_op(op, "error").location.emit_error(message)
         self.errors.append(message)
         self.changed = True
 
     def set_attr(self, op, name: str, attr: ir.Attribute) -> None:
-        op = operation(op)
+        op = self.live_op(op, "set_attr")
+        check_attr_name(name, "set_attr")
         attrs = op.attributes
         if name in attrs and attrs[name] == attr:
             return
@@ -75,52 +188,191 @@ class RewriteContext:
         self.changed = True
 
     def remove_attr(self, op, name: str) -> None:
-        op = operation(op)
+        op = self.live_op(op, "remove_attr")
+        check_attr_name(name, "remove_attr")
         if name in op.attributes:
             del op.attributes[name]
             self.changed = True
 
     def erase(self, op) -> None:
-        op = operation(op)
-        self.erased[id(op)] = op
+        op = self.live_op(op, "erase")
+        self._check_mutable(op, "erase")
+        for i, n, user in self._outside_uses(op):
+            which = "result" if len(op.results) == 1 else f"result #{i}"
+            raise ActionError(f"erase of {op_text(op)}, whose {which} still has {n} use{'s' if n > 1 else ''} "
+                              f"(first: {op_text(user)}); replace its uses first")
+        self._forget_subtree(op)
         if self.rewriter is not None:
             self.rewriter.erase_op(op)
         else:
             op.erase()
+        _invalidate(op)
         self.changed = True
 
     def replace_op(self, op, values) -> None:
-        op = operation(op)
-        values = list(values)
-        self.erased[id(op)] = op
+        op = self.live_op(op, "replace")
+        if isinstance(values, (ir.Operation, ir.OpView)):
+            raise ActionError(f"replace expects values, got {describe(values)} (use results(...))")
+        values = [self.live_value(v, "replace", "values") for v in values]
+        if len(values) != len(op.results):
+            raise ActionError(f"replace of {op_text(op)} with {len(op.results)} result(s) by {len(values)} value(s)")
+        for i, (old, new) in enumerate(zip(op.results, values)):
+            if old.type != new.type:
+                raise ActionError(f"replace of {op_text(op)}: result #{i} has type {old.type}, "
+                                  f"its replacement {new.type}")
+            if defined_inside(new, op):
+                raise ActionError(f"replace of {op_text(op)} by its own result or a value defined inside it")
+        self._check_mutable(op, "replace")
+        self._forget_subtree(op)
         if self.rewriter is not None:
             self.rewriter.replace_op(op, values)
         else:
             for old, new in zip(op.results, values):
                 old.replace_all_uses_with(new)
             op.erase()
+        _invalidate(op)
         self.changed = True
 
-    def is_erased(self, op) -> bool:
-        return id(operation(op)) in self.erased
-
-    def replace_uses(self, old: ir.Value, new: ir.Value) -> None:
+    def replace_uses(self, old: ir.Value, new: ir.Value, except_op=None) -> None:
+        """Route every use of `old` (but those by `except_op`) to `new`."""
+        what = "replace_uses" if except_op is None else "replace_uses_except"
+        old, new = self.live_value(old, what), self.live_value(new, what)
+        if except_op is not None:
+            except_op = self.live_op(except_op, what)
         if old == new:
             return
-        if next(iter(old.uses), None) is None:
+        if old.type != new.type:
+            raise ActionError(f"{what} of a {old.type} value by a {new.type} value")
+        if not any(except_op is None or operation(u.owner) != except_op for u in old.uses):
             return
-        old.replace_all_uses_with(new)
+        if except_op is None:
+            old.replace_all_uses_with(new)
+        else:
+            old.replace_all_uses_except(new, except_op)
+        self.changed = True
+
+    def move(self, op, other, after: bool) -> None:
+        what = "move_after" if after else "move_before"
+        op = self.live_op(op, what)
+        other = self.live_op(other, what, "an op to move next to")
+        if op == other:
+            raise ActionError(f"{what} of {op_text(op)} next to itself")
+        if is_ancestor(op, other):
+            raise ActionError(f"{what} of {op_text(op)} into its own body (next to {op_text(other)})")
+        self._check_mutable(op, what)
+        if other == self.anchor or not is_ancestor(self.anchor, other):
+            raise ActionError(f"{what} of {op_text(op)} next to {op_text(other)}, which is not inside the "
+                              f"{self.anchor.name} the pass runs on")
+        if after:
+            op.move_after(other)
+        else:
+            op.move_before(other)
         self.changed = True
 
     def insertion_point_before(self, op) -> ir.InsertionPoint:
-        return ir.InsertionPoint(operation(op))
+        return ir.InsertionPoint(self.live_op(op, "create"))
 
     def create_op(self, name: str, result_types, operands, attributes: dict, regions: int = 0,
                   before=None, loc=None) -> ir.Operation:
-        anchor_op = operation(before if before is not None else self.root)
+        anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
+        if anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op):
+            raise ActionError(f"create of '{name}' before {op_text(anchor_op)}, which is not inside the "
+                              f"{self.anchor.name} the pass runs on")
+        operands = [self.live_value(v, f"create of '{name}'", "operand values") for v in operands]
         with ir.InsertionPoint(anchor_op):
-            new = ir.Operation.create(name, results=list(result_types), operands=list(operands),
+            new = ir.Operation.create(name, results=list(result_types), operands=operands,
                                       attributes=attributes, regions=regions,
                                       loc=loc if loc is not None else anchor_op.location)
+        # The new op may take the address of one erased before: it is live.
+        self.dead_ops.discard(address(new))
+        self.erased.discard(address(new))
+        for r in new.results:
+            self.dead_values.discard(address(r))
         self.changed = True
         return new
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype = ctypes.c_char_p
+_capsule_name.argtypes = [ctypes.py_object]
+
+
+def address(x) -> int:
+    """The address of an op or value (without reading it: the op may be freed).
+    Raises RuntimeError for a handle invalidated when its op was erased."""
+    capsule = operation(x)._CAPIPtr
+    return _capsule_pointer(capsule, _capsule_name(capsule))
+
+
+class ActionError(Exception):
+    """An IR action's precondition failed; the driver reports it at the rule."""
+
+
+def _invalidate(op: ir.Operation) -> None:
+    """The Python handle of an erased op now refuses every use (instead of reaching freed memory)."""
+    try:
+        op._set_invalid()
+    except (AttributeError, RuntimeError):
+        pass
+
+
+def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
+    """Whether op `a` strictly contains op `b`."""
+    p = b.parent
+    while p is not None:
+        p = operation(p)
+        if p == a:
+            return True
+        p = p.parent
+    return False
+
+
+def defined_inside(value: ir.Value, op: ir.Operation) -> bool:
+    """Whether `value` is a result of `op` or defined in one of its regions."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        owner = owner.owner
+        if owner is None:
+            return False
+    owner = operation(owner)
+    return owner == op or is_ancestor(op, owner)
+
+
+def walk_visited_before(op: ir.Operation, root: ir.Operation) -> bool:
+    """Whether a post-order walk reaches `op` before `root` (neither contains the other)."""
+    root_chain = [root]
+    p = root.parent
+    while p is not None:
+        root_chain.append(operation(p))
+        p = operation(p).parent
+    a = op
+    while a is not None:
+        a = operation(a)
+        for r in root_chain:
+            if a.block == r.block and a != r:
+                return a.is_before_in_block(r)
+        a = a.parent
+    return False
+
+
+def describe(x) -> str:
+    if x is None:
+        return "none"
+    if isinstance(x, ir.Value):
+        return f"a value of type {x.type}"
+    if isinstance(x, (list, tuple)):
+        return f"a list of {len(x)}"
+    return f"a {type(x).__name__}"
+
+
+def op_text(op: ir.Operation) -> str:
+    from .driver import location_text
+    return f"'{op.name}' at {location_text(op)}"
+
+
+def check_attr_name(name, action: str) -> None:
+    if not isinstance(name, str) or not name:
+        raise ActionError(f"{action} needs a non-empty attribute name, got {name!r}")

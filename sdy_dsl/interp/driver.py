@@ -25,7 +25,7 @@ import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 
 from ..diagnostics import PassFailure
 from ..errors import SdyDslError
-from .context import RewriteContext
+from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
 from .matcher import as_operation
 from .rulefile import DriverConfig, PassDef, Rule, Stage
@@ -138,6 +138,7 @@ class PassRunner:
         self.observer = observer or Observer()
         self.error: BaseException | None = None
         self._greedy = False
+        self._budget = Budget()
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -152,14 +153,17 @@ class PassRunner:
         ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
         for stage in self.passdef.stages:
             if stage.hook is not None:
+                ctx.driver_kind = None
+                ctx.begin_rewrite()
                 try:
                     stage.hook(ctx)
                 except (SdyDslError, PassFailure):
                     raise
-                except Exception as e:
-                    raise SdyDslError(f"pass '{self.passdef.name}', stage '{stage.name}': hook "
-                                      f"'{stage.hook.__name__}' failed: {type(e).__name__}: {e}",
-                                      str(self.passdef.path)) from e
+                except (Exception, SystemExit) as e:
+                    raise_from_hook(e, f"pass '{self.passdef.name}', stage '{stage.name}': hook "
+                                       f"'{stage.hook.__name__}'", stage.loc or self.passdef.loc)
+                if ctx.errors:
+                    raise PassFailure(ctx.errors[0])  # the hook emitted error diagnostics
                 continue
             rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
             if not rules:
@@ -167,6 +171,8 @@ class PassRunner:
             index, any_op = self._index(rules)
             kind = stage.driver.kind
             self._greedy = kind == "greedy"
+            ctx.driver_kind = kind
+            self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
             else:
@@ -212,6 +218,7 @@ class PassRunner:
                     else:
                         st.noop += 1
             if fired:
+                self._budget.spend(rule, self._fired_on)
                 return True
         return False
 
@@ -233,13 +240,22 @@ class PassRunner:
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
             op_name = op.name
-            loc = location_text(op) if self.observer.trace or self._greedy else None
+            loc = location_text(op)
+            self._fired_on = (op_name, loc)
             ctx.changed = False
-            ctx.root = op
+            ctx.begin_rewrite(op)
             for act in rule.actions:
                 act(env)
         except (SdyDslError, PassFailure):
             raise
+        except ActionError as e:
+            raise SdyDslError(f"rule '{rule.id}': {e}", rule.loc.path, rule.loc.line, rule.loc.col) from None
+        except RecursionError:
+            raise SdyDslError(f"rule '{rule.id}': expressions nested too deeply to evaluate",
+                              rule.loc.path, rule.loc.line, rule.loc.col) from None
+        except SystemExit as e:
+            raise SdyDslError(f"rule '{rule.id}': a hook called sys.exit({e.code!r})",
+                              rule.loc.path, rule.loc.line, rule.loc.col) from None
         except (EvalError, Exception) as e:
             where = "an erased op" if ctx.is_erased(op) else f"'{op.name}' at {location_text(op)}"
             raise SdyDslError(f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}",
@@ -271,10 +287,11 @@ class PassRunner:
 
         anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
         ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+        ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first
         for op in ops:
-            if ctx.erased and id(op) in ctx.erased:
+            if ctx.erased and ctx.erased_in_run(op):
                 continue
             rules = index.get(op.name, any_op)
             if rules:
@@ -309,7 +326,17 @@ class PassRunner:
                 "existing-and-new": mlir_rewrite.GreedyRewriteStrictness.EXISTING_AND_NEW_OPS,
                 "existing": mlir_rewrite.GreedyRewriteStrictness.EXISTING_OPS,
             }[cfg.strictness]
-            mlir_rewrite.apply_patterns_and_fold_greedily(anchor, frozen, config)
+            try:
+                mlir_rewrite.apply_patterns_and_fold_greedily(anchor, frozen, config)
+            except RuntimeError as e:
+                if self.error is not None:
+                    return  # our own error stopped the driver; it is reported instead
+                if "converge" not in str(e):
+                    raise
+                if self._budget.fires:
+                    # (Without a rule firing, only the driver's own erasure of
+                    # dead ops changed the IR: the rules are at a fixed point.)
+                    self.error = self._budget.not_converged(cfg.max_iterations)
 
     def _callback(self, rules, ctx):
         def callback(op, rewriter):
@@ -326,3 +353,79 @@ class PassRunner:
                 ctx.rewriter = None
             return not fired  # MLIR: a falsy return means success
         return callback
+
+
+class Budget:
+    """How many rewrites a stage may make: `max-rewrites` of its driver, by
+    default 10 per op of the anchor + 10,000 (counted only once 10,000 fired).
+    Exhausting it, or a greedy driver that does not converge, is an error
+    that names the rules that kept firing and where."""
+
+    FREE = 10_000
+
+    def __init__(self, stage=None, anchor=None, pass_name: str = "", pass_loc=None):
+        self.stage, self.anchor, self.pass_name, self.pass_loc = stage, anchor, pass_name, pass_loc
+        self.fires = 0
+        self.limit = stage.driver.max_rewrites if stage is not None and stage.driver.max_rewrites else None
+        self.per_rule: dict[str, list] = {}  # rule id -> [count, rule, last (name, loc)]
+
+    def spend(self, rule, where) -> None:
+        self.fires += 1
+        entry = self.per_rule.get(rule.id)
+        if entry is None:
+            entry = self.per_rule[rule.id] = [0, rule, where]
+        entry[0] += 1
+        entry[2] = where
+        if self.stage is None:
+            return
+        if self.limit is None and self.fires >= self.FREE:
+            count = 0
+
+            def visit(_):
+                nonlocal count
+                count += 1
+                return ir.WalkResult.ADVANCE
+            self.anchor.walk(visit)
+            self.limit = 10 * count + self.FREE
+        if self.limit is not None and self.fires > self.limit:
+            setting = ("its 'max-rewrites'" if self.stage.driver.max_rewrites
+                       else "the default of 10 per op + 10,000; set 'max-rewrites' in the driver to change it")
+            raise self._error(f"rewrite budget of {self.limit} exhausted ({setting})")
+
+    def not_converged(self, iterations: int) -> SdyDslError:
+        return self._error(f"the greedy driver did not converge in {iterations} iteration(s) "
+                           f"(max-iterations)")
+
+    def _error(self, what: str) -> SdyDslError:
+        top = sorted(self.per_rule.values(), key=lambda e: -e[0])[:3]
+        fired = "; ".join(f"'{r.id}' ({n} times, last on '{name}'{' at ' + loc if loc else ''})"
+                          for n, r, (name, loc) in top) or "none"
+        loc = top[0][1].loc if top else (self.stage.loc or self.pass_loc)
+        message = (f"pass '{self.pass_name}', stage '{self.stage.name}' ({self.stage.driver.kind} driver): "
+                   f"{what}; rules that kept firing: {fired}")
+        if loc is None:
+            return SdyDslError(message)
+        return SdyDslError(message, loc.path, loc.line, loc.col)
+
+
+def raise_from_hook(e: BaseException, who: str, loc) -> None:
+    """A stage hook failed: an error that names the input position when the
+    exception carries one (`loc("file":L:C)`), else one at the rule file."""
+    from ..diagnostics import emit_error_at
+    if isinstance(e, SystemExit):
+        message = f"{who} called sys.exit({e.code!r})"
+    elif isinstance(e, RecursionError):
+        message = f"{who} failed: recursion too deep"
+    elif isinstance(e, ActionError):
+        message = f"{who}: {e}"
+    else:
+        message = f"{who} failed: {type(e).__name__}: {e}"
+    m = _FILE_LOC.search(str(e)) if not isinstance(e, SystemExit) else None
+    if m:
+        text = _FILE_LOC.sub("", str(e), count=1)
+        text = re.sub(r"^\s*loc\(\)\s*:?\s*", "", text)
+        emit_error_at(m.group(1), int(m.group(2)), int(m.group(3)), f"{who}: {text or type(e).__name__}")
+        raise PassFailure(message) from None
+    if loc is None:
+        raise SdyDslError(message) from None
+    raise SdyDslError(message, loc.path, loc.line, loc.col) from None

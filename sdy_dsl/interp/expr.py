@@ -92,7 +92,10 @@ class ExprCompiler:
     def compile(self, node: S.Expr, bound: set[str], allow_actions: bool = False) -> Callable:
         """`bound` is updated with names that `:=` binds."""
         method = getattr(self, "_" + type(node).__name__)
-        return method(node, bound, allow_actions)
+        try:
+            return method(node, bound, allow_actions)
+        except RecursionError:
+            raise CompileError(getattr(node, "offset", 0), "expression nested too deeply") from None
 
     def _Lit(self, node, bound, allow_actions):
         value = node.value
@@ -106,9 +109,10 @@ class ExprCompiler:
         def lookup(env):
             value = env.vars[name]
             # An op erased (or replaced) by an earlier action of the same
-            # rewrite is a dangling handle: touching it would crash MLIR.
-            if env.ctx.erased and isinstance(value, (ir.Operation, ir.OpView)) and env.ctx.is_erased(value):
-                raise EvalError(f"'{name}' was erased or replaced by an earlier action of this rewrite")
+            # rewrite, or a value of one, is a dangling handle: touching it
+            # would crash MLIR.
+            if env.ctx.dead_ops:
+                env.ctx.check_binding(name, value)
             return value
         return lookup
 

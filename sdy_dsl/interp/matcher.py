@@ -275,4 +275,7 @@ def _producer_check(index, sub_matcher, key):
 def compile_pattern(pattern: S.Pattern) -> tuple[Callable[[ir.Operation], dict | None], set[str]]:
     """The matcher and the set of metavariables it binds."""
     compiler = PatternCompiler(pattern)
-    return compiler.compile(), compiler.bound
+    try:
+        return compiler.compile(), compiler.bound
+    except RecursionError:
+        raise PatternError(0, "pattern nested too deeply") from None

@@ -67,6 +67,8 @@ class OptionDecl:
             raise ValueError(f"option '{self.name}' expects an integer, got {value!r}")
         if self.type == "enum" and value not in self.values:
             raise ValueError(f"option '{self.name}' expects one of {', '.join(self.values)}, got {value!r}")
+        if self.type == "string" and isinstance(value, (list, dict)):
+            raise ValueError(f"option '{self.name}' expects a string, got a {'list' if isinstance(value, list) else 'mapping'}")
         if self.type == "string" and not isinstance(value, str):
             return str(value)
         return value
@@ -78,6 +80,7 @@ class DriverConfig:
     max_iterations: int = 10
     top_down: bool = True
     strictness: str = "any"  # any | existing-and-new | existing
+    max_rewrites: int | None = None  # None: 10 per op of the anchor + 10,000
 
 
 @dataclass
@@ -291,7 +294,7 @@ def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
             return {}
     try:
         module = load_hook_module(hook_path)
-    except Exception as e:  # a broken hook module is a rule-file error, not a crash
+    except (Exception, SystemExit) as e:  # a broken hook module is a rule-file error, not a crash
         loc = doc.loc_of("hooks") if "hooks" in doc else doc.loc
         raise loc.error(f"cannot load hook module {hook_path.name}: {type(e).__name__}: {e}") from None
     return hooks_of_module(module)
@@ -335,8 +338,12 @@ def _load_driver(raw, loc: Loc) -> DriverConfig:
             _expect(value in DRIVER_KINDS, vloc, f"unknown driver kind '{value}' (expected {', '.join(DRIVER_KINDS)})")
             cfg.kind = value
         elif key == "max-iterations":
-            _expect(isinstance(value, int) and value > 0, vloc, "max-iterations must be a positive integer")
+            _expect(isinstance(value, int) and 0 < value < 2**31, vloc, "max-iterations must be a positive integer below 2**31")
             cfg.max_iterations = value
+        elif key == "max-rewrites":
+            _expect(isinstance(value, int) and not isinstance(value, bool) and value > 0, vloc,
+                    "max-rewrites must be a positive integer")
+            cfg.max_rewrites = value
         elif key == "traversal":
             _expect(value in ("top-down", "bottom-up"), vloc, "traversal must be top-down or bottom-up")
             cfg.top_down = value == "top-down"

@@ -178,13 +178,63 @@ class SyntaxErrorAt(Exception):
 _UNPARSED_TAIL = "cannot parse from here (unclosed bracket or unknown syntax)"
 
 
+MAX_NESTING = 64  # brackets nested in one expression or pattern
+MAX_TEXT = 100_000  # characters of one expression or pattern
+
+
+def unquoted(text: str, opening: str = "([{", closing: str = ")]}"):
+    """(index, char, depth) of each character outside quotes; `depth` counts
+    the brackets open after it."""
+    depth, quote = 0, None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch != quote:
+                continue  # inside quotes
+            quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch in opening:
+            depth += 1
+        elif ch in closing:
+            depth -= 1
+        yield i, ch, depth
+
+
+def check_size(text: str, what: str) -> None:
+    """A text too long or too deeply nested to parse is a syntax error at the
+    place it goes too far (the parsers and compilers recurse on nesting)."""
+    if len(text) > MAX_TEXT:
+        raise SyntaxErrorAt(MAX_TEXT, f"{what} longer than {MAX_TEXT} characters")
+    for i, _, depth in unquoted(text):
+        if depth > MAX_NESTING:
+            raise SyntaxErrorAt(i, f"{what} nested more than {MAX_NESTING} levels deep")
+
+
+def _guarded(parse, text: str, what: str):
+    check_size(text, what)
+    try:
+        return parse(text)
+    except RecursionError:
+        raise SyntaxErrorAt(0, f"{what} nested too deeply") from None
+    except ValueError as e:  # e.g. an integer literal of more than 4,300 digits
+        raise SyntaxErrorAt(0, f"invalid {what}: {e}") from None
+
+
+def parse_pattern(text: str) -> Pattern:
+    return _guarded(_parse_pattern, text, "pattern")
+
+
+def parse_expr(text: str) -> Expr:
+    return _guarded(_parse_expr, text, "expression")
+
+
 # Trees parsed in this process, by (language, text); `trees_cached_for` fills
 # it from, and saves it to, the cache entry of the rule file being loaded.
 _TREES: dict[tuple[str, str], object] = {}
 _NEW_TREES: list[tuple[str, str]] = []
 
 
-def parse_pattern(text: str) -> Pattern:
+def _parse_pattern(text: str) -> Pattern:
     key = ("pattern", text)
     tree = _TREES.get(key)
     if tree is None:
@@ -203,7 +253,7 @@ def parse_pattern(text: str) -> Pattern:
     return copy.deepcopy(tree)
 
 
-def parse_expr(text: str) -> Expr:
+def _parse_expr(text: str) -> Expr:
     key = ("expr", text)
     tree = _TREES.get(key)
     if tree is None:

@@ -74,11 +74,15 @@ def load_yaml(path: Path | str, text: str | None = None):
     path_str = str(path)
     if text is None:
         try:
-            text = Path(path).read_text()
+            data = Path(path).read_bytes()
         except OSError as e:
             raise RuleFileError(path_str, None, None, f"cannot read file: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise RuleFileError(path_str, None, None, "file is not UTF-8 text") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+            raise RuleFileError(path_str, line, col, f"file is not UTF-8 text (byte 0x{data[e.start]:02x})") from None
     cache = _DocumentCache.get()
     if cache is None:
         return _parse_yaml(path_str, text)
@@ -139,8 +143,15 @@ def _parse_yaml(path_str: str, text: str):
         line, col = (mark.line + 1, mark.column + 1) if mark else (None, None)
         msg = " ".join(str(x) for x in (e.context, e.problem) if x)
         raise RuleFileError(path_str, line, col, f"invalid YAML: {msg}") from None
+    except yaml.reader.ReaderError as e:
+        line = text.count("\n", 0, e.position) + 1
+        col = e.position - (text.rfind("\n", 0, e.position) + 1) + 1
+        ch = e.character if isinstance(e.character, int) else ord(e.character)
+        raise RuleFileError(path_str, line, col, f"invalid YAML: {e.reason} (character #x{ch:04x})") from None
     except yaml.YAMLError as e:
         raise RuleFileError(path_str, None, None, f"invalid YAML: {e}") from None
+    except RecursionError:
+        raise RuleFileError(path_str, 1, 1, "YAML nested too deeply") from None
 
 
 def loc_of(node, default: Loc) -> Loc:
