@@ -255,7 +255,14 @@ class PropagationEngine:
         if isinstance(value, ir.OpResult):
             return value
         parent = value.owner.owner
-        if parent is not None and self.dataflow.is_shardable_block_arg_owner(parent.operation):
+        if parent is None:
+            return None
+        parent = parent.operation
+        if self.table.data_flow(parent) is not None:
+            # Shardy's getEdgeOwnerFromTarget: a while body argument stands
+            # for the while result even without data-flow edges.
+            return self.dataflow.edge_owner_from_target(value)
+        if self.dataflow.is_shardable_block_arg_owner(parent):
             return value
         return None
 
@@ -378,8 +385,10 @@ class PropagationEngine:
         new = factor_shardings.to_tensor_sharding(mapping, sizes, mesh_name, mesh)
         if (old is None and new.is_fully_replicated) or new == old:
             return False  # the reference warns: strided view needed
-        setter(index, new)
         modified = self.shardable_value(value)
+        if modified is None:
+            return False  # nowhere to keep it: Shardy's setSharding does nothing
+        setter(index, new)
         if notify is not None:
             self.notify_sharding_modified(modified, notify)
         gid = self.group_of.get(modified) if sync_group else None

@@ -106,6 +106,11 @@ class TensorFactorShardings:
         self.replicated: tuple[AxisRef, ...] = ()
         self.unreduced: tuple[AxisRef, ...] = ()
 
+    @property
+    def excluded(self) -> tuple[AxisRef, ...]:
+        """Axes no factor of this tensor may take: its replicated and unreduced ones."""
+        return self.replicated + self.unreduced if self.unreduced else self.replicated
+
     def expand(self, factor: int, new_axes: Sequence[AxisRef], mesh: Mesh) -> bool:
         """Replace the factor's axes with `new_axes` if the old ones are a strict prefix."""
         fs = self.factors.get(factor)
