@@ -431,6 +431,182 @@ def user_priorities() -> str:
 
 
 # --------------------------------------------------------------------------
+# Flax train steps: models built from Flax's own modules (flax.nnx and
+# flax.linen), parameters annotated with partitioning metadata, one optax
+# adamw step. flax and optax are imported here only, so the rest of the zoo
+# needs neither.
+
+
+def _abstract(tree):
+    return jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype), tree)
+
+
+def _nnx_train_step(mesh_shape, make_model, inputs, input_specs, loss_fn):
+    """Lower one adamw step of the nnx model `make_model(rngs)`: the sharded
+    (model, optimizer) state, then `inputs`; `loss_fn(model, *inputs)`."""
+    import optax
+    from flax import nnx
+    mesh = make_mesh(mesh_shape)
+
+    def create():
+        model = make_model(nnx.Rngs(0))
+        return model, nnx.Optimizer(model, optax.adamw(1e-3), wrt=nnx.Param)
+
+    with jax.set_mesh(mesh):  # partitioned variables need a mesh to be created
+        graphdef, state = nnx.split(nnx.eval_shape(create))
+
+    def train_step(state, *batch):
+        model, optimizer = nnx.merge(graphdef, state)
+        loss, grads = nnx.value_and_grad(lambda m: loss_fn(m, *batch))(model)
+        optimizer.update(model, grads)
+        return loss, nnx.state((model, optimizer))
+
+    in_shardings = (shardings(mesh, nnx.get_partition_spec(state)),
+                    *(NamedSharding(mesh, s) for s in input_specs))
+    return lower(train_step, in_shardings, _abstract(state), *inputs)
+
+
+def flax_nnx_transformer(vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
+    """nnx.Embed, nnx.LayerNorm, nnx.MultiHeadAttention (causal), an MLP;
+    Megatron-style partitioning of the weights, tied embeddings."""
+    from flax import nnx
+    import optax
+    part, init = nnx.with_partitioning, nnx.initializers.lecun_normal()
+
+    class Transformer(nnx.Module):
+        def __init__(self, rngs):
+            self.embed = nnx.Embed(vocab, d, rngs=rngs, embedding_init=part(
+                nnx.initializers.normal(), ("model", None)))
+            self.ln1 = nnx.LayerNorm(d, rngs=rngs, scale_init=part(nnx.initializers.ones, (None,)))
+            self.attn = nnx.MultiHeadAttention(
+                heads, d, decode=False, rngs=rngs, kernel_init=part(init, (None, "model", None)),
+                out_kernel_init=part(init, ("model", None, None)))
+            self.ln2 = nnx.LayerNorm(d, rngs=rngs)
+            self.up = nnx.Linear(d, 2 * d, rngs=rngs, kernel_init=part(init, (None, "model")))
+            self.down = nnx.Linear(2 * d, d, rngs=rngs, kernel_init=part(init, ("model", None)))
+
+        def __call__(self, tokens):
+            x = self.embed(tokens)
+            x = x + self.attn(self.ln1(x), mask=nnx.make_causal_mask(tokens))
+            x = x + self.down(jax.nn.gelu(self.up(self.ln2(x))))
+            return self.embed.attend(x)
+
+    def loss(model, tokens, labels):
+        return optax.softmax_cross_entropy_with_integer_labels(model(tokens), labels).mean()
+
+    tokens = spec((batch, seq), jnp.int32)
+    return _nnx_train_step((2, 4), Transformer, (tokens, tokens), (P("data"), P("data")), loss)
+
+
+def flax_nnx_convnet(batch=8, size=8, classes=8) -> str:
+    """nnx.Conv + nnx.BatchNorm (batch statistics) + nnx.Linear; channels over "model"."""
+    from flax import nnx
+    import optax
+    part, init = nnx.with_partitioning, nnx.initializers.lecun_normal()
+
+    class ConvNet(nnx.Module):
+        def __init__(self, rngs):
+            self.conv1 = nnx.Conv(3, 8, (3, 3), rngs=rngs, kernel_init=part(init, (None, None, None, "model")))
+            self.bn1 = nnx.BatchNorm(8, rngs=rngs)
+            self.conv2 = nnx.Conv(8, 8, (3, 3), strides=2, rngs=rngs,
+                                  kernel_init=part(init, (None, None, "model", None)))
+            self.bn2 = nnx.BatchNorm(8, rngs=rngs)
+            self.head = nnx.Linear(8, classes, rngs=rngs, kernel_init=part(init, (None, "model")))
+
+        def __call__(self, x):
+            x = nnx.relu(self.bn1(self.conv1(x)))
+            x = nnx.relu(self.bn2(self.conv2(x)))
+            return self.head(x.mean(axis=(1, 2)))
+
+    def loss(model, images, labels):
+        return optax.softmax_cross_entropy_with_integer_labels(model(images), labels).mean()
+
+    return _nnx_train_step((4, 2), ConvNet, (spec((batch, size, size, 3)), spec((batch,), jnp.int32)),
+                           (P("data"), P("data")), loss)
+
+
+def _linen_train_step(mesh_shape, module, init_inputs, inputs, input_specs, loss_fn, mutable=()):
+    """Lower one adamw step of the linen `module`: the sharded (variables,
+    optimizer state), then `inputs`; `loss_fn(logits, *inputs)`."""
+    import optax
+    from flax import linen as nn
+    mesh = make_mesh(mesh_shape)
+    tx = optax.adamw(1e-3)
+
+    def create(*init_inputs):
+        variables = module.init(jax.random.key(0), *init_inputs)
+        return variables, tx.init(variables["params"])
+
+    boxed = jax.eval_shape(create, *init_inputs)  # nn.Partitioned boxes carry the partitioning
+    state_specs = nn.get_partition_spec(boxed)
+
+    def train_step(state, *batch):
+        variables, opt_state = state
+        def loss(params):
+            out = module.apply({**variables, "params": params}, batch[0], mutable=list(mutable) or False)
+            logits, updates = out if mutable else (out, {})
+            return loss_fn(logits, *batch[1:]), updates
+        (value, updates), grads = jax.value_and_grad(loss, has_aux=True)(variables["params"])
+        step, opt_state = tx.update(grads, opt_state, variables["params"])
+        params = optax.apply_updates(variables["params"], step)
+        return value, ({**variables, **updates, "params": params}, opt_state)
+
+    in_shardings = (shardings(mesh, state_specs), *(NamedSharding(mesh, s) for s in input_specs))
+    return lower(train_step, in_shardings, _abstract(nn.meta.unbox(boxed)), *inputs)
+
+
+def flax_linen_transformer(vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
+    """nn.Embed, nn.LayerNorm, nn.MultiHeadDotProductAttention, nn.Dense; FSDP
+    on "data" and tensor parallelism on "model"."""
+    from flax import linen as nn
+    import optax
+    part, init = nn.with_partitioning, nn.initializers.lecun_normal()
+
+    class Transformer(nn.Module):
+        @nn.compact
+        def __call__(self, tokens):
+            embed = nn.Embed(vocab, d, embedding_init=part(nn.initializers.normal(), ("model", "data")))
+            x = embed(tokens)
+            y = nn.LayerNorm(scale_init=part(nn.initializers.ones, ("model",)))(x)
+            x = x + nn.MultiHeadDotProductAttention(
+                heads, kernel_init=part(init, ("data", "model", None)),
+                out_kernel_init=part(init, ("model", None, "data")))(y, mask=nn.make_causal_mask(tokens))
+            y = nn.Dense(2 * d, kernel_init=part(init, ("data", "model")))(nn.LayerNorm()(x))
+            x = x + nn.Dense(d, kernel_init=part(init, ("model", "data")))(nn.gelu(y))
+            return embed.attend(x)
+
+    def loss(logits, labels):
+        return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+    tokens = spec((batch, seq), jnp.int32)
+    return _linen_train_step((2, 4), Transformer(), (tokens,), (tokens, tokens),
+                             (P("data"), P("data")), loss)
+
+
+def flax_linen_resnet(batch=8, size=8, classes=8) -> str:
+    """nn.Conv + nn.BatchNorm (mutable batch_stats) in a residual block, nn.Dense head."""
+    from flax import linen as nn
+    import optax
+    part, init = nn.with_partitioning, nn.initializers.lecun_normal()
+
+    class ResNet(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            x = nn.Conv(8, (3, 3), kernel_init=part(init, (None, None, None, "model")))(x)
+            x = nn.relu(nn.BatchNorm(use_running_average=False)(x))
+            y = nn.Conv(8, (3, 3), kernel_init=part(init, (None, None, "model", None)))(x)
+            x = nn.relu(x + nn.BatchNorm(use_running_average=False)(y))
+            return nn.Dense(classes, kernel_init=part(init, ("model", None)))(x.mean(axis=(1, 2)))
+
+    def loss(logits, labels):
+        return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
+
+    images = spec((batch, size, size, 3))
+    return _linen_train_step((2, 4), ResNet(), (images,), (images, spec((batch,), jnp.int32)),
+                             (P("data"), P("data")), loss, mutable=("batch_stats",))
+
+
+# --------------------------------------------------------------------------
 # Registry and cache
 
 
@@ -454,6 +630,10 @@ MODELS: dict[str, Callable[[], str]] = {
     "moe_2x2x2": moe_expert_parallel,
     "custom_calls_2x4": custom_calls,
     "user_priorities_2x4": user_priorities,
+    "flax_nnx_transformer_2x4": flax_nnx_transformer,
+    "flax_nnx_convnet_4x2": flax_nnx_convnet,
+    "flax_linen_transformer_2x4": flax_linen_transformer,
+    "flax_linen_resnet_2x4": flax_linen_resnet,
 }
 
 
