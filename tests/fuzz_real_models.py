@@ -453,6 +453,24 @@ def _cut(indices: set[int]):
     return fn
 
 
+def _bypass(indices: set[int]):
+    """Replace each top-level op at INDICES by its first operand of the result's type."""
+    def fn(main, block):
+        ops = _cuttable(block)
+        done = False
+        for i in sorted(indices, reverse=True):
+            op = ops[i]
+            if len(op.results) != 1:
+                continue
+            same = [v for v in op.operands if v.type == op.results[0].type]
+            if same:
+                op.results[0].replace_all_uses_with(same[0])
+                op.erase()
+                done = True
+        return None if done else False
+    return fn
+
+
 def _cuttable(block):
     return [op for op in block.operations if len(op.results)]
 
@@ -491,14 +509,17 @@ def reduce_module(text: str, still_differs) -> str:
                 return
             chunks = min(n, chunks * 2)
 
-    n_results = _count(text)[1]
-    for i in range(n_results):  # one result is often enough
-        if attempt(_keep_results([i])):
-            break
-    else:
-        remove_chunks(lambda: _count(text)[1],
-                      lambda drop: _keep_results([i for i in range(_count(text)[1]) if i not in drop]))
-    remove_chunks(lambda: _count(text)[0], _cut)
+    before = None
+    while before != text:  # results first (dead code goes with them), then ops
+        before = text
+        for i in range(_count(text)[1]):  # one result is often enough
+            if attempt(_keep_results([i])):
+                break
+        else:
+            remove_chunks(lambda: _count(text)[1],
+                          lambda drop: _keep_results([i for i in range(_count(text)[1]) if i not in drop]))
+        remove_chunks(lambda: _count(text)[0], _cut)
+        remove_chunks(lambda: _count(text)[0], _bypass)
     for key in ("arg_attrs", "res_attrs"):  # shardings that do not matter
         for i in range(max(_count(text)[1], len(_signature_args(text)))):
             attempt(_drop_sharding(key, i))
