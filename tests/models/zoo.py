@@ -466,7 +466,7 @@ def _nnx_train_step(mesh_shape, make_model, inputs, input_specs, loss_fn):
     return lower(train_step, in_shardings, _abstract(state), *inputs)
 
 
-def flax_nnx_transformer(vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
+def flax_nnx_transformer(mesh_shape=(2, 4), vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
     """nnx.Embed, nnx.LayerNorm, nnx.MultiHeadAttention (causal), an MLP;
     Megatron-style partitioning of the weights, tied embeddings."""
     from flax import nnx
@@ -495,7 +495,7 @@ def flax_nnx_transformer(vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
         return optax.softmax_cross_entropy_with_integer_labels(model(tokens), labels).mean()
 
     tokens = spec((batch, seq), jnp.int32)
-    return _nnx_train_step((2, 4), Transformer, (tokens, tokens), (P("data"), P("data")), loss)
+    return _nnx_train_step(mesh_shape, Transformer, (tokens, tokens), (P("data"), P("data")), loss)
 
 
 def flax_nnx_convnet(batch=8, size=8, classes=8) -> str:
@@ -555,7 +555,7 @@ def _linen_train_step(mesh_shape, module, init_inputs, inputs, input_specs, loss
     return lower(train_step, in_shardings, _abstract(nn.meta.unbox(boxed)), *inputs)
 
 
-def flax_linen_transformer(vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
+def flax_linen_transformer(mesh_shape=(2, 4), vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
     """nn.Embed, nn.LayerNorm, nn.MultiHeadDotProductAttention, nn.Dense; FSDP
     on "data" and tensor parallelism on "model"."""
     from flax import linen as nn
@@ -579,7 +579,7 @@ def flax_linen_transformer(vocab=64, d=32, heads=4, batch=8, seq=8) -> str:
         return optax.softmax_cross_entropy_with_integer_labels(logits, labels).mean()
 
     tokens = spec((batch, seq), jnp.int32)
-    return _linen_train_step((2, 4), Transformer(), (tokens,), (tokens, tokens),
+    return _linen_train_step(mesh_shape, Transformer(), (tokens,), (tokens, tokens),
                              (P("data"), P("data")), loss)
 
 
@@ -631,8 +631,11 @@ MODELS: dict[str, Callable[[], str]] = {
     "custom_calls_2x4": custom_calls,
     "user_priorities_2x4": user_priorities,
     "flax_nnx_transformer_2x4": flax_nnx_transformer,
+    # a size-8 axis (sub-axes (1)2, (2)2, (4)2, (1)4, (2)4) beside a size-1 one
+    "flax_nnx_transformer_1x8": lambda: flax_nnx_transformer((1, 8), heads=8),
     "flax_nnx_convnet_4x2": flax_nnx_convnet,
     "flax_linen_transformer_2x4": flax_linen_transformer,
+    "flax_linen_transformer_4x2": lambda: flax_linen_transformer((4, 2)),
     "flax_linen_resnet_2x4": flax_linen_resnet,
 }
 
