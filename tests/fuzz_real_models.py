@@ -95,16 +95,18 @@ def axis_refs(name: str, size: int) -> list[AxisRef]:
 
 
 def random_sharding(rng: random.Random, mesh: str, axes: dict[str, int],
-                    shape: tuple[int, ...]) -> TensorSharding:
+                    shape: tuple[int, ...], non_divisible: float = 0.0) -> TensorSharding:
+    """NON_DIVISIBLE: the chance that one dimension ignores divisibility (opt-in)."""
     free = [n for n, s in axes.items() if s > 1 or rng.random() < 0.1]
     rng.shuffle(free)
     dims = []
     for size in shape:
+        any_size = non_divisible > 0 and rng.random() < non_divisible
         dim = DimSharding(open=rng.random() < 0.35,
                           priority=rng.randrange(4) if rng.random() < 0.35 else None)
         for _ in range(rng.choice([0, 0, 1, 1, 1, 2])):
             options = [r for n in free for r in axis_refs(n, axes[n])
-                       if size % (_product(dim.axes) * (r.size or axes[n])) == 0]
+                       if any_size or size % (_product(dim.axes) * r.size) == 0]
             if not options:
                 break
             ref = rng.choice(options)
@@ -311,7 +313,7 @@ class Case:
         return "\n".join(lines)
 
 
-def make_case(model: str, seed: int) -> Case:
+def make_case(model: str, seed: int, non_divisible: float = 0.0) -> Case:
     rng = random.Random(seed)
     sig = signature(lowered(model))
 
@@ -323,7 +325,7 @@ def make_case(model: str, seed: int) -> Case:
             r = rng.random()
             if r < 0.15:
                 continue  # keep the lowering's own sharding
-            out[i] = None if r < 0.3 else random_sharding(rng, sig.mesh, sig.axes, shape)
+            out[i] = None if r < 0.3 else random_sharding(rng, sig.mesh, sig.axes, shape, non_divisible)
         return out
 
     return Case(model, seed, pick(sig.args), pick(sig.results))
@@ -579,6 +581,8 @@ def main(argv=None) -> int:
     ap.add_argument("--models", default="", help="comma-separated zoo names (default: all)")
     ap.add_argument("--out", default="fuzz-real-models", help="directory for differing cases")
     ap.add_argument("--no-shrink", action="store_true")
+    ap.add_argument("--non-divisible", type=float, default=0.0, metavar="P",
+                    help="chance that a dimension's axes need not divide it (default 0: always divide)")
     ap.add_argument("--print", action="store_true", help="only print each case's shardings")
     ap.add_argument("--reduce", metavar="CASE_DIR", help="reduce a saved case's in.mlir (ops cut into "
                     "arguments, results dropped) to CASE_DIR/reduced*.mlir, and stop")
@@ -595,7 +599,7 @@ def main(argv=None) -> int:
     for i in range(args.count):
         seed = args.seed * 1_000_003 + i
         model = random.Random(seed).choice(weighted)
-        case = make_case(model, seed)
+        case = make_case(model, seed, args.non_divisible)
         if args.print:
             print(case.describe())
             continue
