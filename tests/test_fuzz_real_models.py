@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
 import fuzz_real_models as fuzz
 
 MODEL = "flax_nnx_convnet_4x2"
+# Cases the fuzzer found, reduced with `fuzz_real_models.py --reduce` (each file says what differed).
+FOUND = sorted((Path(__file__).parent / "data" / "real_models").glob("*.mlir"))
 SEEDS = range(5)
 
 
@@ -51,3 +54,9 @@ def test_generated_shardings_are_valid_and_varied():
     joined = "\n".join(texts)
     for feature in (r'"model":\(1\)2', r'"model":\(2\)2', r"\?", r"\}p[0-3]", "replicated="):
         assert re.search(feature, joined), feature
+
+
+@pytest.mark.parametrize("path", FOUND, ids=[p.stem for p in FOUND])
+def test_found_cases_match_reference(path):
+    kind, expected, actual = fuzz.compare(path.read_text())
+    assert kind == "identical", fuzz.first_difference(expected, actual) if kind == "differ" else actual
