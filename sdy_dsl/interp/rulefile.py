@@ -123,7 +123,8 @@ class PassDef:
 
 # --------------------------------------------------------------------------- loading
 
-TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "driver", "stages", "rules", "hooks"}
+# `data`: the pass's tunable decisions, a free-form mapping its hooks read.
+TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "driver", "stages", "rules", "hooks", "data"}
 RULE_KEYS = {"id", "summary", "match", "where", "rewrite", "benefit"}
 
 

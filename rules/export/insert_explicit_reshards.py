@@ -1,0 +1,70 @@
+"""Hook of sdy-insert-explicit-reshards: the policy from the rule file's `data:`,
+the mechanics in sdy_dsl/runtime/explicit_reshards.py."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sdy_dsl.hooks import hook
+from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.interp.yaml_loader import load_yaml
+from sdy_dsl.passes import resolve_data_file
+from sdy_dsl.runtime.explicit_reshards import (
+    AFTER_OP_GROUPS, RANKING_KEYS, UNARY_KEYS, ExplicitReshards, Policy, ReshardError)
+from sdy_dsl.runtime.op_sharding_rule import FACTOR_KINDS
+from sdy_dsl.runtime.op_sharding_rule_registry import load_registry
+
+RULE_FILE = "insert_explicit_reshards.yaml"
+_HERE = Path(__file__).resolve().parent
+
+
+def _names(data, key: str, allowed: tuple | None = None) -> tuple:
+    values = data.get(key) or []
+    if not isinstance(values, list):
+        raise data.loc_of(key).error(f"'{key}' is a list")
+    for v in values:
+        if allowed is not None and v not in allowed:
+            raise data.loc_of(key).error(f"'{key}': unknown entry '{v}' (expected one of: {', '.join(allowed)})")
+    return tuple(str(v) for v in values)
+
+
+def load_policy(rule_dir: Path | None) -> Policy:
+    path = resolve_data_file(RULE_FILE, Path(rule_dir) if rule_dir else _HERE)
+    if not path.is_file():
+        path = _HERE / RULE_FILE
+    doc = load_yaml(path)
+    data = doc.get("data") if isinstance(doc, dict) else None
+    if not isinstance(data, dict):
+        return Policy()
+    precedence = data.get("factor-type-precedence") or {}
+    for kind in precedence:
+        if kind not in FACTOR_KINDS:
+            raise data.loc_of("factor-type-precedence").error(
+                f"unknown factor type '{kind}' (expected one of: {', '.join(FACTOR_KINDS)})")
+    missing = [k for k in FACTOR_KINDS if k not in precedence]
+    if missing:
+        raise data.loc_of("factor-type-precedence").error(f"missing factor types: {', '.join(missing)}")
+    return Policy(
+        full_version_ops=frozenset(_names(data, "full-version-ops")),
+        full_version_if_operand_differs=frozenset(_names(data, "full-version-if-operand-sharding-differs")),
+        dot_fix_ops=frozenset(_names(data, "dot-fix-ops")),
+        reshape_overflow_ops=frozenset(_names(data, "reshape-overflow-ops")),
+        look_through_ops=frozenset(_names(data, "look-through-ops")),
+        ranking=_names(data, "candidate-ranking", RANKING_KEYS) or RANKING_KEYS,
+        precedence=tuple((k, int(precedence[k])) for k in FACTOR_KINDS),
+        unary_preference=_names(data, "unary-preference", UNARY_KEYS) or UNARY_KEYS,
+        after_op=_names(data, "after-op", AFTER_OP_GROUPS) or AFTER_OP_GROUPS,
+    )
+
+
+@hook
+def insert_explicit_reshards(ctx: RewriteContext) -> None:
+    """Make every op's operands and results agree factor by factor (see the module docstring)."""
+    policy = ctx.run_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.rule_dir))
+    rules = load_registry(resolve_data_file("op_sharding_rules.yaml", _HERE.parent / "propagation"))
+    pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options["enable-full-version"])
+    try:
+        pass_.run(ctx.anchor)
+    except ReshardError as e:
+        ctx.emit_error(e.op, str(e))
+        return
+    ctx.mark_changed()
