@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.interp.yaml_loader import load_yaml
@@ -65,6 +66,5 @@ def insert_explicit_reshards(ctx: RewriteContext) -> None:
     try:
         pass_.run(ctx.anchor)
     except ReshardError as e:
-        ctx.emit_error(e.op, str(e))
-        return
+        emit_error(e.op, str(e))
     ctx.mark_changed()

@@ -194,6 +194,7 @@ class ExplicitReshards:
         self.policy = policy
         self.rules = rules
         self.full = enable_full_version
+        self._restore: list[tuple[ir.Value, TensorSharding]] = []  # results to reshard back after the op
 
     # ------------------------------------------------------------------ IR helpers
     def mesh(self, sharding: TensorSharding) -> Mesh:
@@ -275,8 +276,16 @@ class ExplicitReshards:
             return
         mesh = self.meshes.meshes[mesh_name]
         projection = ShardingProjection.build(in_shardings, out_shardings, rule, mesh, closed_if_missing=True)
+        self._restore = []
         common = self.process_op(op, projection, in_shardings, out_shardings, rule, mesh_name, mesh, full)
-        self.all_reduce_reduction_factors(op, projection, common, rule, mesh_name, mesh, full)
+        after_op = {
+            "all-reduces": lambda: self.all_reduce_reduction_factors(op, projection, common, rule, mesh_name,
+                                                                     mesh, full),
+            "result-reshards": lambda: self.restore_results(op),
+        }
+        # Each group goes right after the op: the nearest is created last.
+        for group in reversed(self.policy.after_op):
+            after_op[group]()
 
     # ------------------------------------------------------------------ mesh (IER:304-359)
     def choose_mesh(self, ins: Sequence, outs: Sequence) -> str | None:
@@ -336,15 +345,24 @@ class ExplicitReshards:
                 operand = op.operands[i]
                 reshard = self._reshard(operand, new, ir.InsertionPoint(op), operand.location)
                 op.operands[i] = reshard.result
-        results = [i for i, s in enumerate(outs) if i in update_res or self._reshard_to_common_mesh(s, mesh)]
-        point = ir.InsertionPoint.after(op) if results else None
-        for i in results:
-            result = op.results[i]
-            new = projection.results[i].to_tensor_sharding(rule.result_mappings[i], sizes, mesh_name, mesh)
-            old = self.sharding(result) or _replicated(mesh_name, _rank(result))
+        for i, s in enumerate(outs):
+            if i in update_res or self._reshard_to_common_mesh(s, mesh):
+                # The result takes the new sharding; a reshard after the op
+                # (placed by `after_op`) restores the old one for its users.
+                result = op.results[i]
+                new = projection.results[i].to_tensor_sharding(rule.result_mappings[i], sizes, mesh_name, mesh)
+                self._restore.append((result, self.sharding(result) or _replicated(mesh_name, _rank(result))))
+                interfaces.set_sharding(result, new)
+
+    def restore_results(self, op) -> None:
+        """The reshards back to the results' old shardings, right after the op."""
+        if not self._restore:
+            return
+        point = ir.InsertionPoint.after(op)
+        for result, old in self._restore:
             reshard = self._reshard(result, old, point, result.location)
             result.replace_all_uses_except(reshard.result, reshard)
-            interfaces.set_sharding(result, new)
+        self._restore = []
 
     # ------------------------------------------------------------------ reduction all-reduces (ERU:742-869)
     def all_reduce_reduction_factors(self, op, projection, common, rule: OpShardingRule,
@@ -362,7 +380,7 @@ class ExplicitReshards:
             for f in rule.reduction_factors:
                 compatible = compatible_factor_sharding(projection, f)
                 if compatible is None:
-                    raise ReshardError(op, f"For the operation {op.name}, the result has unreduced axes while "
+                    raise ReshardError(op, f"For the operation '{op.name}', the result has unreduced axes while "
                                            "the operand has incompatible sharding along reduction factors.")
                 axes.extend(compatible)
         if not axes:
