@@ -271,7 +271,7 @@ class ExplicitReshards:
         rule = sharding_rule_for(op, registry=self.rules)
         if rule is None or rule.is_custom:
             return
-        mesh_name = self.choose_mesh(in_shardings, out_shardings)
+        mesh_name = self.choose_mesh(op, in_shardings, out_shardings)
         if mesh_name is None:
             return
         mesh = self.meshes.meshes[mesh_name]
@@ -288,7 +288,7 @@ class ExplicitReshards:
             after_op[group]()
 
     # ------------------------------------------------------------------ mesh (IER:304-359)
-    def choose_mesh(self, ins: Sequence, outs: Sequence) -> str | None:
+    def choose_mesh(self, op, ins: Sequence, outs: Sequence) -> str | None:
         name, mesh = None, None
         for s in (*ins, *outs):
             if s is None:
@@ -303,7 +303,13 @@ class ExplicitReshards:
                 return None
             if not other.device_ids:
                 mesh, name = other, s.mesh_name
-        if name is None or mesh.is_maximal:
+        if mesh is None:
+            return None
+        if name is None:
+            # The reference looks the common mesh up as a symbol (and crashes).
+            raise ReshardError(op, "shardings with an inlined mesh are not supported here "
+                                   "(run sdy-lift-inlined-meshes first)")
+        if mesh.is_maximal:
             return None
         counts: dict[str, int] = {}
         best, best_count = name, 0

@@ -72,3 +72,12 @@ func.func @reshard_swapping_unreduced_axes(%arg0: tensor<8x8xf32> {sdy.sharding 
   %0 = sdy.reshard %arg0 <@mesh, [{}, {}], unreduced={"y"}> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+// The reference segfaults: the op's common mesh is an inlined one.
+func.func @inlined_mesh(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mesh<["x"=2]>, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{shardings with an inlined mesh are not supported here (run sdy-lift-inlined-meshes first)}}
+  %0 = stablehlo.negate %arg0 {sdy.sharding = #sdy.sharding_per_value<[<mesh<["x"=2]>, [{}, {"x"}]>]>} : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -123,3 +123,26 @@ sdy.mesh @mesh = <["x"=4, "y"=2]>
 func.func @return_to_unreduced(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}], unreduced={"y"}>}) {
   return %arg0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+
+// A manual computation's in-sharding keeps its unreduced axes as the target
+// of the operand: replicated-to-unreduced before the op (the out-sharding's
+// unreduced axes are all-reduced at the return).
+// CHECK-LABEL: func @manual_computation_unreduced_target(
+// CHECK-NEXT: %0 = sdy.replicated_to_unreduced {"y"} %arg0 out_sharding=<@mesh, [{"x"}, {}], unreduced={"y"}> : tensor<8x8xf32>
+// CHECK-NEXT: %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"x"}, {}], unreduced={"y"}>] out_shardings=[<@mesh, [{"x"}, {}], unreduced={"y"}>] manual_axes={"x"} (%arg1: tensor<2x8xf32>) {
+// CHECK-NEXT: %3 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"y"}>]>} : tensor<2x8xf32>
+// CHECK-NEXT: sdy.return %3 : tensor<2x8xf32>
+// CHECK-NEXT: } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: %2 = sdy.all_reduce {"y"} %1 out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+// CHECK-NEXT: return %2 : tensor<8x8xf32>
+func.func @manual_computation_unreduced_target(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"x"}, {}], unreduced={"y"}>] out_shardings=[<@mesh, [{"x"}, {}], unreduced={"y"}>] manual_axes={"x"} (%arg1: tensor<2x8xf32>) {
+    %1 = stablehlo.negate %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}], unreduced={"y"}>]>} : tensor<2x8xf32>
+    sdy.return %1 : tensor<2x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
