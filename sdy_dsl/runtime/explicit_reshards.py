@@ -203,6 +203,8 @@ class ExplicitReshards:
     @staticmethod
     def sharding(value: ir.Value) -> TensorSharding | None:
         """Shardy's getSharding (a data-flow block argument reports its owner's)."""
+        if isinstance(value, ir.OpResult):
+            return interfaces.sharding_of(value)
         return interfaces.edge_owner_sharding(value)
 
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
@@ -266,6 +268,8 @@ class ExplicitReshards:
         if self.convert_reshard_to_unreduced_collectives(op):
             return
         self.all_reduce_unreduced_operands(op)
+        if not full and op.name not in self.policy.dot_fix_ops and not self._unreduced_result(op):
+            return  # outside the full version only a dot or an unreduced result can change
         in_shardings = [self.sharding_bypassing_barriers(v) for v in op.operands]
         out_shardings = [self.sharding_bypassing_barriers(v) for v in op.results]
         rule = sharding_rule_for(op, registry=self.rules)
@@ -286,6 +290,12 @@ class ExplicitReshards:
         # Each group goes right after the op: the nearest is created last.
         for group in reversed(self.policy.after_op):
             after_op[group]()
+
+    def _unreduced_result(self, op) -> bool:
+        if not len(op.results):
+            return False
+        sharding = self.sharding(op.results[0])
+        return sharding is not None and bool(sharding.unreduced)
 
     # ------------------------------------------------------------------ mesh (IER:304-359)
     def choose_mesh(self, op, ins: Sequence, outs: Sequence) -> str | None:
