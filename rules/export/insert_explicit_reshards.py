@@ -46,6 +46,7 @@ def load_policy(rule_dir: Path | None) -> Policy:
         raise data.loc_of("factor-type-precedence").error(f"missing factor types: {', '.join(missing)}")
     return Policy(
         full_version_ops=frozenset(_names(data, "full-version-ops")),
+        call_ops=frozenset(_names(data, "call-ops")),
         full_version_if_operand_differs=frozenset(_names(data, "full-version-if-operand-sharding-differs")),
         dot_fix_ops=frozenset(_names(data, "dot-fix-ops")),
         reshape_overflow_ops=frozenset(_names(data, "reshape-overflow-ops")),

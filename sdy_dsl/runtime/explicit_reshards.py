@@ -34,7 +34,7 @@ from .op_sharding_rule_registry import OpShardingRuleRegistry, sharding_rule_for
 from .propagation.projection import (
     STRICT_PREFIX, NOT_A_PREFIX, ShardingProjection, TensorFactorShardings, add_axis_or_merge,
     axis_list_prefix_status, prefix_without_overlap_all)
-from .sharding import AxisRef, DimSharding, Mesh, TensorSharding, axes_size, codec
+from .sharding import AxisRef, Mesh, TensorSharding, axes_size, codec
 from .values import MeshTable, operation
 
 RESHARD = "sdy.reshard"
@@ -66,6 +66,7 @@ class Policy:
     """The tunable decisions of the pass (the `data:` of its rule file)."""
 
     full_version_ops: frozenset = frozenset()
+    call_ops: frozenset = frozenset()
     full_version_if_operand_differs: frozenset = frozenset()
     dot_fix_ops: frozenset = frozenset()
     reshape_overflow_ops: frozenset = frozenset()
@@ -262,7 +263,7 @@ class ExplicitReshards:
         if interfaces.registry.data_flow(op) is not None:
             self.reshard_data_flow_op(op, full)
             return
-        if op.name == "func.call":
+        if op.name in self.policy.call_ops:
             self.reshard_call(op, full)
             return
         if self.convert_reshard_to_unreduced_collectives(op):
