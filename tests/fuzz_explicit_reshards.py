@@ -118,6 +118,9 @@ def _ref(text: str, pipeline: str):
     return in_child(run_reference, text, pipeline)
 
 
+LAST_ERROR = [""]
+
+
 def _ours(text: str, argv: list[str], tmp: Path) -> tuple[int, str]:
     """`sdy-dsl COMMAND [PIPELINE_FILE] IN [FLAGS]` in-process: (exit code, stdout)."""
     path = tmp / "in.mlir"
@@ -125,7 +128,8 @@ def _ours(text: str, argv: list[str], tmp: Path) -> tuple[int, str]:
     command, rest = argv[0], argv[1:]
     files = [a for a in rest if not a.startswith("-")]
     flags = [a for a in rest if a.startswith("-")]
-    rc, out, _ = run_sdy_dsl([command, *files, str(path), *flags])
+    rc, out, err = run_sdy_dsl([command, *files, str(path), *flags])
+    LAST_ERROR[0] = err
     return rc, out
 
 
@@ -170,12 +174,14 @@ def main() -> int:
                     (d / "in.mlir").write_text(propagated)
                     (d / "expected.mlir").write_text(res[1] if ref_ok else "<error>")
                     (d / "actual.mlir").write_text(out)
+                    (d / "stderr.txt").write_text(LAST_ERROR[0])
             if i < args.chain:
                 alive, res = _ref(case, RESHARDS_CHAIN)
                 if not alive or not isinstance(res, tuple) or res[0] is not True:
                     stats["chain-skip"] += 1
                     continue
                 rc, out = _ours(case, ["run", str(RESHARDS_PIPELINE_FILE)], tmp)
+                chain_error = LAST_ERROR[0]
                 key = "chain-same" if rc == 0 and out == res[1] else "chain-mismatch"
                 if key == "chain-mismatch":
                     # Already different before the explicit reshards (propagation parity)?
@@ -191,6 +197,7 @@ def main() -> int:
                         (d / "in.mlir").write_text(case)
                         (d / "expected.mlir").write_text(res[1])
                         (d / "actual.mlir").write_text(out)
+                        (d / "stderr.txt").write_text(chain_error)
             if (i + 1) % 50 == 0:
                 print(f"[{i + 1}/{args.count}] " + " ".join(f"{k}={v}" for k, v in stats.items()), flush=True)
     print(" ".join(f"{k}={v}" for k, v in stats.items()))
