@@ -49,3 +49,23 @@ func.func @precedence_pass_through_over_reduction(%arg0: tensor<8x8xf32> {sdy.sh
   %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2, "w"=4]>
+
+// After a pick, every candidate of another factor that does not overlap it
+// gets its full sharding size back (the reference's quirk), even one whose
+// size had been reduced to what it adds to its factor's assignment. Here
+// that decides the batching factor's axes: keeping the reduced size would
+// give [{"y"}, {"w"}, {"x"}] on the result.
+// CHECK-LABEL: func @sharding_size_reset(
+// CHECK-NEXT: %0 = sdy.reshard %arg0 <@mesh, [{"y", "x"}, {"w"}, {}]> : tensor<4x16x16xf32>
+// CHECK-NEXT: %1 = sdy.reshard %arg1 <@mesh, [{"y", "x"}, {}, {}]> : tensor<4x16x16xf32>
+// CHECK-NEXT: %2 = stablehlo.dot_general %0, %1, batching_dims = [0] x [0], contracting_dims = [2] x [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y", "x"}, {"w"}, {}]>]>} : (tensor<4x16x16xf32>, tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+// CHECK-NEXT: %3 = sdy.reshard %2 <@mesh, [{}, {}, {}]> : tensor<4x16x16xf32>
+// CHECK-NEXT: return %3 : tensor<4x16x16xf32>
+func.func @sharding_size_reset(%arg0: tensor<4x16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"z"}, {}, {"x"}]>}, %arg1: tensor<4x16x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y", "w"}, {}, {"x"}]>}) -> tensor<4x16x16xf32> {
+  %0 = stablehlo.dot_general %arg0, %arg1, batching_dims = [0] x [0], contracting_dims = [2] x [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y", "x"}, {"w"}, {}]>]>} : (tensor<4x16x16xf32>, tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  return %0 : tensor<4x16x16xf32>
+}
