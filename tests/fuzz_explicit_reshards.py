@@ -14,7 +14,10 @@ modules also go through the whole shipped seed chain
 (pipelines/shardy_full_reshards.yaml) on both sides; a module whose output
 already differs after pipelines/shardy_full.yaml counts as
 `chain-propagation-differs`, not as a mismatch of this pass. Inputs the reference
-rejects or crashes on are skipped. Not a pytest module (no `test_` prefix).
+rejects or crashes on are skipped. With `--ops N`, N random one-op modules
+(dot, reshape with overflow, concatenate, cholesky, ... with sub-axes and
+unreduced axes) go through the pass in both modes too; where the reference
+crashes, sdy-dsl must report an error. Not a pytest module (no `test_` prefix).
 """
 from __future__ import annotations
 
@@ -114,6 +117,148 @@ def randomize(text: str, rng: random.Random) -> str | None:
         return str(module)
 
 
+# ---------------------------------------------------------------- single ops (--ops N)
+
+
+OPS_MESH = {"x": 2, "y": 2, "z": 4}
+OPS_MESH_TEXT = 'sdy.mesh @mesh = <["x"=2, "y"=2, "z"=4]>'
+
+
+def _axis_pool(rng: random.Random) -> list[str]:
+    """The mesh's axes (an axis of size 4 sometimes as its two sub-axes), shuffled."""
+    pool = []
+    for name, size in OPS_MESH.items():
+        if size == 4 and rng.random() < 0.3:
+            pool += [f'"{name}":(1)2', f'"{name}":(2)2']
+        else:
+            pool.append(f'"{name}"')
+    rng.shuffle(pool)
+    return pool
+
+
+def _op_sharding(rng: random.Random, rank: int) -> str:
+    """`<@mesh, [...]>` with random dimension axes and sometimes an unreduced axis."""
+    pool = _axis_pool(rng)
+    dims = []
+    for _ in range(rank):
+        take: list[str] = []
+        while pool and rng.random() < 0.4:
+            axis = pool.pop()
+            if take and take[-1].split(":")[0] == axis.split(":")[0]:
+                pool.insert(0, axis)  # two pieces of one axis in a dimension would merge
+                break
+            take.append(axis)
+        dims.append("{" + ", ".join(take) + "}")
+    unreduced = [a for a in pool if ":" not in a][:1] if rng.random() < 0.15 else []
+    extra = ", unreduced={" + unreduced[0] + "}" if unreduced else ""
+    return "<@mesh, [" + ", ".join(dims) + "]" + extra + ">"
+
+
+def _ttype(shape) -> str:
+    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+
+
+RESHAPES = [((4, 6), (24,)), ((24,), (2, 12)), ((8, 3), (4, 6)), ((6, 4), (3, 8)), ((12,), (3, 4)),
+            ((2, 3, 4), (6, 4)), ((16,), (4, 4)), ((4, 4), (2, 8))]
+
+
+def single_op_module(rng: random.Random) -> str:
+    """One random op (dot, batched dot, reshape, transpose, concatenate, reduce,
+    cholesky, slice, add, broadcast) with random shardings, sub-axes and unreduced axes."""
+    kind = rng.choice(["dot", "bdot", "reshape", "transpose", "concat", "reduce", "cholesky", "slice",
+                       "add", "bcast"])
+    args: list[tuple] = []
+
+    def arg(shape) -> str:
+        args.append((shape, _op_sharding(rng, len(shape)) if rng.random() < 0.85 else None))
+        return f"%arg{len(args) - 1}"
+
+    def attrs(shape) -> str:
+        if rng.random() < 0.1:
+            return ""
+        return f"{{sdy.sharding = #sdy.sharding_per_value<[{_op_sharding(rng, len(shape))}]>}}"
+
+    def size() -> int:
+        return rng.choice([2, 4, 8, 6, 3])
+
+    t = _ttype
+    if kind == "dot":
+        m, k, n = size(), size(), size()
+        a, b, out = arg((m, k)), arg((k, n)), (m, n)
+        body = (f"stablehlo.dot_general {a}, {b}, contracting_dims = [1] x [0] {attrs(out)} : "
+                f"({t((m, k))}, {t((k, n))}) -> {t(out)}")
+    elif kind == "bdot":
+        bb, m, k, n = size(), size(), size(), size()
+        a, b, out = arg((bb, m, k)), arg((bb, k, n)), (bb, m, n)
+        body = (f"stablehlo.dot_general {a}, {b}, batching_dims = [0] x [0], contracting_dims = [2] x [1] "
+                f"{attrs(out)} : ({t((bb, m, k))}, {t((bb, k, n))}) -> {t(out)}")
+    elif kind == "reshape":
+        shape, out = rng.choice(RESHAPES)
+        if rng.random() < 0.5:
+            shape, out = out, shape
+        body = f"stablehlo.reshape {arg(shape)} {attrs(out)} : ({t(shape)}) -> {t(out)}"
+    elif kind == "transpose":
+        shape = (size(), size(), size())
+        out = (shape[2], shape[0], shape[1])
+        body = f"stablehlo.transpose {arg(shape)}, dims = [2, 0, 1] {attrs(out)} : ({t(shape)}) -> {t(out)}"
+    elif kind == "concat":
+        shape = (size(), 4)
+        a, b, out = arg(shape), arg(shape), (shape[0], 8)
+        body = f"stablehlo.concatenate {a}, {b}, dim = 1 {attrs(out)} : ({t(shape)}, {t(shape)}) -> {t(out)}"
+    elif kind == "reduce":
+        shape = (size(), size())
+        a, out = arg(shape), (shape[0],)
+        args.append(((), None))
+        body = (f"stablehlo.reduce({a} init: %arg{len(args) - 1}) applies stablehlo.add across dimensions = [1] "
+                f"{attrs(out)} : ({t(shape)}, tensor<f32>) -> {t(out)}")
+    elif kind == "cholesky":
+        n = rng.choice([2, 4, 8])
+        shape = out = (size(), n, n)
+        body = f"stablehlo.cholesky {arg(shape)}, lower = true {attrs(out)} : {t(shape)}"
+    elif kind == "slice":
+        shape, out = (8, 8), (4, 8)
+        body = f"stablehlo.slice {arg(shape)} [2:6, 0:8] {attrs(out)} : ({t(shape)}) -> {t(out)}"
+    elif kind == "add":
+        shape = out = (size(), size())
+        body = f"stablehlo.add {arg(shape)}, {arg(shape)} {attrs(out)} : {t(shape)}"
+    else:
+        shape = (size(),)
+        out = (shape[0], size())
+        body = f"stablehlo.broadcast_in_dim {arg(shape)}, dims = [0] {attrs(out)} : ({t(shape)}) -> {t(out)}"
+    signature = ", ".join(f"%arg{i}: {t(shape)}" + (f" {{sdy.sharding = #sdy.sharding{s}}}" if s else "")
+                          for i, (shape, s) in enumerate(args))
+    result = f" {{sdy.sharding = #sdy.sharding{_op_sharding(rng, len(out))}}}" if rng.random() < 0.5 else ""
+    return (f"{OPS_MESH_TEXT}\nfunc.func @f({signature}) -> ({t(out)}{result}) {{\n"
+            f"  %0 = {body}\n  return %0 : {t(out)}\n}}\n")
+
+
+def fuzz_single_ops(rng: random.Random, count: int, tmp: Path, keep: str) -> dict:
+    """Random one-op modules through the pass in both modes; an error must be an error on both sides."""
+    stats = {"ops-same": 0, "ops-both-error": 0, "ops-reference-crash": 0, "ops-mismatch": 0}
+    for i in range(count):
+        text = single_op_module(rng)
+        for step in STEPS.values():
+            alive, res = _ref(text, step)
+            rc, out = _ours(text, ["opt", f"--pass-pipeline={step}"], tmp)
+            if not alive or not isinstance(res, tuple):
+                stats["ops-reference-crash"] += 1  # ours must then report an error
+                key = "ops-both-error" if rc else "ops-mismatch"
+            elif res[0] is not True:
+                key = "ops-both-error" if rc else "ops-mismatch"
+            else:
+                key = "ops-same" if rc == 0 and out == res[1] else "ops-mismatch"
+            stats[key] += 1
+            if key == "ops-mismatch":
+                print(f"OPS MISMATCH #{i} {step}\n{text}")
+                if keep:
+                    d = Path(keep) / f"ops_{i}"
+                    d.mkdir(parents=True, exist_ok=True)
+                    (d / "in.mlir").write_text(text)
+                    (d / "actual.mlir").write_text(out)
+                    (d / "stderr.txt").write_text(LAST_ERROR[0])
+    return stats
+
+
 def _ref(text: str, pipeline: str):
     return in_child(run_reference, text, pipeline)
 
@@ -139,6 +284,7 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--chain", type=int, default=0, help="also compare the whole seed chain on the first K")
     ap.add_argument("--keep", default="", help="directory for mismatching inputs/outputs")
+    ap.add_argument("--ops", type=int, default=0, help="also N random one-op modules (no real module)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     mods = sources()
@@ -200,8 +346,10 @@ def main() -> int:
                         (d / "stderr.txt").write_text(chain_error)
             if (i + 1) % 50 == 0:
                 print(f"[{i + 1}/{args.count}] " + " ".join(f"{k}={v}" for k, v in stats.items()), flush=True)
+        if args.ops:
+            stats.update(fuzz_single_ops(rng, args.ops, tmp, args.keep))
     print(" ".join(f"{k}={v}" for k, v in stats.items()))
-    return 1 if stats["mismatch"] or stats["chain-mismatch"] else 0  # propagation parity is measured elsewhere
+    return 1 if stats["mismatch"] or stats["chain-mismatch"] or stats.get("ops-mismatch") else 0  # propagation parity is measured elsewhere
 
 
 if __name__ == "__main__":
