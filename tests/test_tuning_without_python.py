@@ -13,6 +13,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from lit_runner import run_sdy_dsl
 from reference import run_reference
 
@@ -157,14 +159,19 @@ def test_listed_op_gets_the_full_resolution(tmp_path):
     assert 'sdy.reshard %arg1 <@mesh, [{"x"}, {}]>' in after
 
 
-def test_bad_explicit_reshards_data_points_at_its_line(tmp_path):
-    rules = user_copy_of_explicit_reshards(
-        tmp_path, lambda t: t.replace("candidate-ranking: [source-tensor-size,", "candidate-ranking: [size,"))
+@pytest.mark.parametrize("old,new,key,message", [
+    ("candidate-ranking: [source-tensor-size,", "candidate-ranking: [size,", "candidate-ranking",
+     "'candidate-ranking': unknown entry 'size'"),
+    ("after-op: [all-reduces, result-reshards]", "after-op: [all-reduces]", "after-op",
+     "'after-op' orders each of: all-reduces, result-reshards"),
+])
+def test_bad_explicit_reshards_data_points_at_its_line(tmp_path, old, new, key, message):
+    rules = user_copy_of_explicit_reshards(tmp_path, lambda t: t.replace(old, new))
     module = tmp_path / "m.mlir"
     module.write_text(EXPLICIT_RESHARDS_MODULE)
     rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards", "--rules", str(rules)])
     line = next(i for i, t in enumerate((rules / "insert_explicit_reshards.yaml").read_text().splitlines(), 1)
-                if t.startswith("  candidate-ranking:"))
+                if t.startswith(f"  {key}:"))
     assert rc == 1 and out == ""
     assert err.startswith(f"{rules / 'insert_explicit_reshards.yaml'}:{line}:")
-    assert "'candidate-ranking': unknown entry 'size'" in err
+    assert message in err

@@ -44,6 +44,11 @@ def load_policy(rule_dir: Path | None) -> Policy:
     missing = [k for k in FACTOR_KINDS if k not in precedence]
     if missing:
         raise data.loc_of("factor-type-precedence").error(f"missing factor types: {', '.join(missing)}")
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in precedence.values()):
+        raise data.loc_of("factor-type-precedence").error("precedences are integers")
+    after_op = _names(data, "after-op", AFTER_OP_GROUPS) or AFTER_OP_GROUPS
+    if sorted(after_op) != sorted(AFTER_OP_GROUPS):
+        raise data.loc_of("after-op").error(f"'after-op' orders each of: {', '.join(AFTER_OP_GROUPS)}")
     return Policy(
         full_version_ops=frozenset(_names(data, "full-version-ops")),
         call_ops=frozenset(_names(data, "call-ops")),
@@ -54,7 +59,7 @@ def load_policy(rule_dir: Path | None) -> Policy:
         ranking=_names(data, "candidate-ranking", RANKING_KEYS) or RANKING_KEYS,
         precedence=tuple((k, int(precedence[k])) for k in FACTOR_KINDS),
         unary_preference=_names(data, "unary-preference", UNARY_KEYS) or UNARY_KEYS,
-        after_op=_names(data, "after-op", AFTER_OP_GROUPS) or AFTER_OP_GROUPS,
+        after_op=after_op,
     )
 
 
