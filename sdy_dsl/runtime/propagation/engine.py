@@ -33,6 +33,7 @@ from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Dire
                                  intersect_directions, union_directions)
 from .heuristics import Heuristic, HeuristicOp, default_heuristics
 from .projection import ShardingProjection
+from .step_memo import StepMemo
 
 if TYPE_CHECKING:  # imported where used: debug_info imports this package
     from ..debug_info import ShardingDebugInfo
@@ -143,6 +144,7 @@ class PropagationEngine:
         self._rules: dict[ir.Operation, OpShardingRule | None] = {}
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
         self._build_sharding_groups()
+        self.steps = StepMemo()  # the algebra of each distinct step, done once
 
     # ------------------------------------------------------------- meshes
 
@@ -338,6 +340,14 @@ class PropagationEngine:
                           result_shardings: list, set_operand, set_result, rule,
                           direction_along_factor, strategy: BasicFactorPropagation,
                           conservative: bool, notify, result_groups: bool = True) -> bool:
+        if self.debug is None:
+            directions = tuple([direction_along_factor(f) for f in range(len(rule.factor_sizes))])
+            step = self.steps.step(lambda: self._step_updates(
+                op, operand_shardings, result_shardings, rule, directions.__getitem__, strategy,
+                conservative), rule, directions, strategy, conservative, op,
+                operand_shardings, result_shardings)
+            return self._apply_step(step, op, operands, results, operand_shardings,
+                                    result_shardings, set_operand, set_result, notify, result_groups)
         mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
         if mesh_name is None:
             return False
@@ -373,9 +383,49 @@ class PropagationEngine:
                 operands, results, [self.get(v) for v in operands], [self.get(v) for v in results]))
         return any_updated
 
+    def _step_updates(self, op, operand_shardings, result_shardings, rule, direction_along_factor,
+                      strategy, conservative) -> tuple:
+        """The pure part of a step (memoized by StepMemo): the new shardings of the
+        operands and results it updates, as ((index, sharding), ...) each."""
+        mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
+        mesh = self.meshes.get(mesh_name) if mesh_name is not None else None
+        if mesh is None or mesh.is_maximal:
+            return (), ()  # as propagate_tensors: no common mesh, or a maximal one
+        projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        if rule.blocked_propagation_factors:
+            direction_along_factor = _blocking(direction_along_factor, rule.blocked_propagation_factors)
+        updated_operands, updated_results = strategy.propagate(
+            projection, direction_along_factor, rule.factor_sizes, mesh, conservative, op)
+        sizes = rule.factor_sizes
+        return (tuple((i, projection.operands[i].to_tensor_sharding(rule.operand_mappings[i], sizes,
+                                                                    mesh_name, mesh))
+                      for i in sorted(updated_operands)),
+                tuple((i, projection.results[i].to_tensor_sharding(rule.result_mappings[i], sizes,
+                                                                   mesh_name, mesh))
+                      for i in sorted(updated_results)))
+
+    def _apply_step(self, step, op, operands, results, operand_shardings, result_shardings,
+                    set_operand, set_result, notify, result_groups: bool) -> bool:
+        new_operands, new_results = step
+        any_updated = False
+        for i, new in new_operands:
+            if self._set_updated(operands[i], operand_shardings[i], new, set_operand, i, notify, True):
+                any_updated = True
+        for i, new in new_results:
+            if self._set_updated(results[i], result_shardings[i], new, set_result, i, notify,
+                                 result_groups):
+                any_updated = True
+        if self.trace is not None:
+            self.trace(op, operand_shardings, result_shardings, any_updated, lambda: (
+                operands, results, [self.get(v) for v in operands], [self.get(v) for v in results]))
+        return any_updated
+
     def _update_tensor(self, value, old, setter, index, factor_shardings, mapping, sizes,
                        mesh_name, mesh, notify, sync_group: bool) -> bool:
         new = factor_shardings.to_tensor_sharding(mapping, sizes, mesh_name, mesh)
+        return self._set_updated(value, old, new, setter, index, notify, sync_group)
+
+    def _set_updated(self, value, old, new, setter, index, notify, sync_group: bool) -> bool:
         if (old is None and new.is_fully_replicated) or new == old:
             return False  # the reference warns: strided view needed
         setter(index, new)
