@@ -120,12 +120,15 @@ class OpInterfaces:
     data_flow: list = field(default_factory=list)  # of DataFlowDecl
     traits: dict = field(default_factory=dict)  # trait name -> Condition
     barrier_attr: str | None = None  # direction attribute of a propagation barrier
+    edge_kind: str | None = None  # an edge op: "data-flow" or "func-call"
+    callee_attr: str | None = None  # a call op: the attribute naming its callee
 
     def merged_over(self, previous: "OpInterfaces", keys) -> "OpInterfaces":
         """This (a later file's) declaration over `previous`: the keys it
         declares replace, except data-flow declarations, which are tried first."""
         merged = OpInterfaces(previous.results, previous.block_args, previous.collective,
-                              list(previous.data_flow), dict(previous.traits), previous.barrier_attr)
+                              list(previous.data_flow), dict(previous.traits), previous.barrier_attr,
+                              previous.edge_kind, previous.callee_attr)
         if "results" in keys:
             merged.results = self.results
         if "block-args" in keys:
@@ -136,6 +139,10 @@ class OpInterfaces:
             merged.data_flow = self.data_flow + merged.data_flow
         if "barrier" in keys:
             merged.barrier_attr = self.barrier_attr
+        if "edge" in keys:
+            merged.edge_kind = self.edge_kind
+        if "call" in keys:
+            merged.callee_attr = self.callee_attr
         for trait in TRAITS:
             if trait in keys:
                 if trait in self.traits:
@@ -145,7 +152,8 @@ class OpInterfaces:
         return merged
 
 
-_OP_KEYS = ("results", "block-args", "collective", "data-flow", "barrier") + TRAITS
+_OP_KEYS = ("results", "block-args", "collective", "data-flow", "barrier", "edge", "call") + TRAITS
+EDGE_KINDS = ("data-flow", "func-call")
 _COLLECTIVE_KEYS = ("allow-different-meshes", "allow-missing-input-sharding")
 
 
@@ -225,6 +233,15 @@ class InterfaceRegistry:
                     raise vloc.error("'barrier' is {direction-attr: ATTR}")
                 decl.barrier_attr = str(value["direction-attr"])
                 check_attr_names(op_name, [decl.barrier_attr], value.loc_of("direction-attr"))
+            elif key == "edge":
+                if value not in EDGE_KINDS:
+                    raise vloc.error(f"'edge' is one of: {', '.join(EDGE_KINDS)}")
+                decl.edge_kind = str(value)
+            elif key == "call":
+                if not isinstance(value, dict) or set(value) != {"callee-attr"}:
+                    raise vloc.error("'call' is {callee-attr: ATTR}")
+                decl.callee_attr = str(value["callee-attr"])
+                check_attr_names(op_name, [decl.callee_attr], value.loc_of("callee-attr"))
             else:
                 raise body.key_loc(key).error(f"unknown interface '{key}' (expected one of: "
                                               + ", ".join(_OP_KEYS) + ")")
@@ -334,6 +351,14 @@ class InterfaceRegistry:
     def is_constant_like(self, value: ir.Value) -> bool:
         """Whether `value` is the result of a constant-like op."""
         return isinstance(value, ir.OpResult) and self.has_trait(value.owner.operation, "constant-like")
+
+    def edge_kind(self, op_name: str) -> str | None:
+        decl = self.ops.get(op_name)
+        return decl.edge_kind if decl is not None else None
+
+    def callee_attr(self, op_name: str) -> str | None:
+        decl = self.ops.get(op_name)
+        return decl.callee_attr if decl is not None else None
 
     def barrier_attr(self, op_name: str) -> str | None:
         decl = self.ops.get(op_name)

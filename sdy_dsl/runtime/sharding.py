@@ -111,6 +111,18 @@ class AxisRef:
         return (self.name == other.name and self.pre_size < other.next_pre_size(mesh)
                 and other.pre_size < self.next_pre_size(mesh))
 
+    def can_coexist(self, other: "AxisRef", mesh: Mesh) -> bool:
+        """Whether both can appear in one sharding (Shardy's canCoexist): sub-axes
+        of one axis must split it compatibly, e.g. "a":(1)2 and "a":(3)2 of a
+        6-axis cannot."""
+        if self.name != other.name or not self.is_sub_axis or not other.is_sub_axis:
+            return True
+        min_pre, max_pre = sorted((self.pre_size, other.pre_size))
+        min_next, max_next = sorted((self.next_pre_size(mesh), other.next_pre_size(mesh)))
+        if min_next > max_pre:  # they overlap
+            return min_next % max_pre == 0 and max_pre % min_pre == 0 and max_next % min_next == 0
+        return max_pre % min_next == 0
+
     def can_merge(self, other: "AxisRef", mesh: Mesh) -> bool:
         """Whether other directly follows self in the same axis."""
         return (self.name == other.name and self.is_sub_axis and other.is_sub_axis

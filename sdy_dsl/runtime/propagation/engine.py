@@ -144,6 +144,7 @@ class PropagationEngine:
         self._rules: dict[ir.Operation, OpShardingRule | None] = {}
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
         self._build_sharding_groups()
+        self._build_call_graph()
         self.steps = StepMemo()  # the algebra of each distinct step, done once
 
     # ------------------------------------------------------------- meshes
@@ -257,7 +258,14 @@ class PropagationEngine:
         if isinstance(value, ir.OpResult):
             return value
         parent = value.owner.owner
-        if parent is not None and self.dataflow.is_shardable_block_arg_owner(parent.operation):
+        if parent is None:
+            return None
+        parent = parent.operation
+        if self.table.data_flow(parent) is not None:
+            # Shardy's getEdgeOwnerFromTarget: a while body argument stands
+            # for the while result even without data-flow edges.
+            return self.dataflow.edge_owner_from_target(value)
+        if self.dataflow.is_shardable_block_arg_owner(parent):
             return value
         return None
 
@@ -428,8 +436,10 @@ class PropagationEngine:
     def _set_updated(self, value, old, new, setter, index, notify, sync_group: bool) -> bool:
         if (old is None and new.is_fully_replicated) or new == old:
             return False  # the reference warns: strided view needed
-        setter(index, new)
         modified = self.shardable_value(value)
+        if modified is None:
+            return False  # nowhere to keep it: Shardy's setSharding does nothing
+        setter(index, new)
         if notify is not None:
             self.notify_sharding_modified(modified, notify)
         gid = self.group_of.get(modified) if sync_group else None
@@ -451,9 +461,50 @@ class PropagationEngine:
             if edge is not None:
                 notify(edge)
             elif self.table.is_terminator(user):
-                notify(user.parent.operation)
+                self._notify_terminator_users(user, use.operand_number, notify)
+            elif self.table.callee_attr(user.name) is not None:
+                # A call operand feeds the callee's argument (and its edge).
+                callee = self.callee_of(user)
+                if callee is not None and len(callee.regions[0].blocks):
+                    self.notify_users_modified(
+                        callee.regions[0].blocks[0].arguments[use.operand_number], notify)
             else:
                 notify(user)
+
+    def _notify_terminator_users(self, terminator: ir.Operation, index: int, notify) -> None:
+        """A returned value feeds every call of its func (the users of the call
+        result); other terminators notify their parent op."""
+        parent = terminator.parent.operation
+        calls = self.calls_of(parent) if parent.name == "func.func" else ()
+        if not calls:
+            notify(parent)
+            return
+        for call in calls:
+            self.notify_users_modified(call.results[index], notify)
+
+    # ------------------------------------------------------------- calls
+
+    def _build_call_graph(self) -> None:
+        self.funcs_by_name = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in self.funcs}
+        self._calls: dict[str, list] = {}
+        table = self.table
+
+        def visit(op):
+            attr = table.callee_attr(op.name)
+            if attr is not None and attr in op.attributes:
+                callee = ir.FlatSymbolRefAttr(op.attributes[attr]).value
+                self._calls.setdefault(callee, []).append(op.operation)
+            return ir.WalkResult.ADVANCE
+
+        for func in self.funcs:
+            func.walk(visit)
+
+    def calls_of(self, func: ir.Operation) -> list:
+        return self._calls.get(ir.StringAttr(func.attributes["sym_name"]).value, [])
+
+    def callee_of(self, call: ir.Operation) -> ir.Operation | None:
+        attr = call.attributes[self.table.callee_attr(call.name)]
+        return self.funcs_by_name.get(ir.FlatSymbolRefAttr(attr).value)
 
     def notify_sharding_modified(self, value: ir.Value, notify) -> None:
         if isinstance(value, ir.OpResult):
@@ -526,10 +577,40 @@ class PropagationEngine:
             lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
             identity_rule(shape), lambda f: direction, strategy, False, notify)
 
+    def propagate_func_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
+        """An edge on a func argument joins that operand of every call; an edge
+        on a call result joins the callee's returned value."""
+        result = edge.results[0]
+        shape = static_shape(result.type)
+        if shape is None:
+            return False
+        target = edge.operands[0]
+        if isinstance(target, ir.BlockArgument):
+            func = target.owner.owner.operation
+            sources = [call.operands[target.arg_number] for call in self.calls_of(func)]
+        else:
+            callee = self.callee_of(target.owner.operation)
+            if callee is None or not len(callee.regions[0].blocks):
+                raise PropagationError(f"{target.owner.location}: the callee of a call with a "
+                                       "func data-flow edge has no body")
+            ret = _terminator_of(callee.regions[0].blocks[0])
+            sources = [ret.operands[target.result_number]] if self.table.is_terminator(ret) else []
+        if not sources:
+            return False  # e.g. a func no call uses
+        return self.propagate_tensors(
+            edge, sources, [result], [self.get(v) for v in sources], [self.get(result)],
+            lambda i, s: self.set(sources[i], s), lambda i, s: self.set(result, s),
+            identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
+            False, notify)
+
     def apply_patterns(self, op, strategy, get_direction, notify) -> bool:
         name = op.name
-        if name == DATA_FLOW_EDGE:
+        edge_kind = self.table.edge_kind(name)
+        if edge_kind == "data-flow":
             if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
+                return True
+        elif edge_kind == "func-call":
+            if self.propagate_func_data_flow_edge(op, strategy, get_direction, notify):
                 return True
         else:
             barrier = self.table.barrier_attr(name)

@@ -20,7 +20,7 @@ import enum
 import math
 from typing import Callable, Sequence
 
-from ..sharding import AxisRef, Mesh
+from ..sharding import AxisRef, Mesh, axes_size
 from .projection import (NOT_A_PREFIX, STRICT_PREFIX, FactorSharding, ShardingProjection,
                          TensorFactorShardings, axis_list_prefix_status, full_or_sub,
                          prefix_without_overlap_all)
@@ -184,7 +184,7 @@ class BasicFactorPropagation:
                 return None
             fs = tensor.factors.get(factor)
             if fs is not None:
-                result = no_conflicts_within_factor(result, tensor.replicated, fs,
+                result = no_conflicts_within_factor(result, tensor.excluded, fs,
                                                     prev_sharded_size, factor_size, mesh)
                 if result is None:
                     return None
@@ -232,7 +232,7 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         new_axes = list(per_factor[factor])
         size = factor_sizes[factor]
         truncate_by_removing_conflicts(
-            new_axes, lambda a, prev: no_conflicts_within_factor(a, tensor.replicated, fs, prev,
+            new_axes, lambda a, prev: no_conflicts_within_factor(a, tensor.excluded, fs, prev,
                                                                  size, mesh),
             mesh, conservative)
         if axis_list_prefix_status(fs.axes, new_axes, mesh) != STRICT_PREFIX:
@@ -268,9 +268,13 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                         and tensor_size > source_size[factor]):
                     source_size[factor] = tensor_size
                     source_index[factor] = index
-        order = sorted(range(num_factors), key=lambda f: (-source_size[f], source_index[f], f))
-
+        # Preference: larger source tensor, then (elementwise ops) the most
+        # sharded factor, then lower source tensor index, then lower factor index.
         elementwise = op is not None and self.is_elementwise is not None and self.is_elementwise(op)
+        sharded = ([axes_size(per_factor[f], mesh) for f in range(num_factors)] if elementwise
+                   else [0] * num_factors)
+        order = sorted(range(num_factors), key=lambda f: (-source_size[f], -sharded[f], source_index[f], f))
+
         for factor in order:
             direction = directions[factor]
             if direction != Direction.BACKWARD:

@@ -30,8 +30,13 @@ def full_or_sub(name: str, pre_size: int, size: int, mesh: Mesh) -> AxisRef:
 
 
 def prefix_without_overlap(axis: AxisRef, other: AxisRef, mesh: Mesh) -> AxisRef | None:
-    """The largest prefix of `axis` that does not overlap `other` (None if empty)."""
-    if axis.name != other.name or not axis.overlaps(other, mesh):
+    """The largest prefix of `axis` that does not overlap `other` (None if empty,
+    or if the two cannot coexist in one sharding)."""
+    if axis.name != other.name:
+        return axis
+    if not axis.can_coexist(other, mesh):
+        return None
+    if not axis.overlaps(other, mesh):
         return axis
     if other.pre_size <= axis.pre_size:
         return None
@@ -105,6 +110,11 @@ class TensorFactorShardings:
         self.factors: dict[int, FactorSharding] = {}
         self.replicated: tuple[AxisRef, ...] = ()
         self.unreduced: tuple[AxisRef, ...] = ()
+
+    @property
+    def excluded(self) -> tuple[AxisRef, ...]:
+        """Axes no factor of this tensor may take: its replicated and unreduced ones."""
+        return self.replicated + self.unreduced if self.unreduced else self.replicated
 
     def expand(self, factor: int, new_axes: Sequence[AxisRef], mesh: Mesh) -> bool:
         """Replace the factor's axes with `new_axes` if the old ones are a strict prefix."""
