@@ -55,6 +55,7 @@ class ShardingStore:
         # value -> where its sharding lives (buffered mode: the IR's structure does not
         # change while a pass works on the buffer, but for erased ops, never asked again)
         self._located: dict = {}
+        self._reads: dict = {}  # value -> (slot key, position, manual axes) (buffered mode)
 
     def _locate(self, value: ir.Value):
         if not self.buffered:
@@ -125,6 +126,14 @@ class ShardingStore:
         return op.results
 
     def get(self, value: ir.Value) -> TensorSharding | None:
+        if self.buffered:
+            read = self._reads.get(value)
+            if read is not None:  # (slot key, position, manual axes) found before
+                key, position, manual = read
+                sharding = self._slots[key][position]
+                if manual and sharding is not None:
+                    sharding = erase_manual_axes(sharding, manual)
+                return sharding
         where = self._locate(value)
         if where is None:
             return None
@@ -134,11 +143,13 @@ class ShardingStore:
             return _func_attr_sharding(op, FUNC_ARGS, index)  # one entry, not the whole array
         attr = FUNC_ARGS if kind == "func-arg-attrs" else decl.attr
         shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, isinstance(value.owner, ir.Block)))
-        sharding = shardings[0 if kind == "single" else index]
-        if sharding is not None and kind != "func-arg-attrs":
-            manual = self._manual_axes(op, decl, isinstance(value.owner, ir.Block))
-            if manual:
-                sharding = erase_manual_axes(sharding, manual)
+        position = 0 if kind == "single" else index
+        sharding = shardings[position]
+        manual = None if kind == "func-arg-attrs" else self._manual_axes(op, decl, isinstance(value.owner, ir.Block))
+        if self.buffered:
+            self._reads[value] = ((op, attr), position, manual)
+        if manual and sharding is not None:
+            sharding = erase_manual_axes(sharding, manual)
         return sharding
 
     # ------------------------------------------------------------------ writing
@@ -211,6 +222,7 @@ class ShardingStore:
             _write(op, attr, kind, shardings)
         self._slots.clear()
         self._located.clear()
+        self._reads.clear()
 
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
@@ -218,6 +230,7 @@ class ShardingStore:
             self._dirty.discard(key)
         for key in [k for k in self._slots if k[0] == op]:
             del self._slots[key]
+        self._reads.clear()
 
 
 def _func_results(func: ir.Operation):

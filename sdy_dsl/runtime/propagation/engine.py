@@ -146,6 +146,7 @@ class PropagationEngine:
         self._build_sharding_groups()
         self._build_call_graph()
         self.steps = StepMemo()  # the algebra of each distinct step, done once
+        self._frames: dict = {}  # op -> (rule, operands, results) of its step, or None
 
     # ------------------------------------------------------------- meshes
 
@@ -519,14 +520,26 @@ class PropagationEngine:
 
     # ------------------------------------------------------------- patterns
 
+    def _frame(self, op):
+        """(rule, operands, results) of a registered op's step, or None (no rule, or
+        one that does not fit the op); propagation changes no op's operands."""
+        try:
+            return self._frames[op]
+        except KeyError:
+            pass
+        rule, frame = self.rule_of(op), None
+        if rule is not None:
+            operands, results = list(op.operands), list(op.results)
+            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
+                frame = (rule, operands, results)
+        self._frames[op] = frame
+        return frame
+
     def propagate_registered_op(self, op, strategy, get_direction, notify) -> bool:
-        rule = self.rule_of(op)
-        if rule is None:
+        frame = self._frame(op)
+        if frame is None:
             return False
-        operands = list(op.operands)
-        results = list(op.results)
-        if len(rule.operand_mappings) != len(operands) or len(rule.result_mappings) != len(results):
-            return False
+        rule, operands, results = frame
         num_factors = len(rule.factor_sizes)
         directions_of_op = getattr(get_direction, "directions_of_op", None)
         directions = (directions_of_op(op, num_factors) if directions_of_op is not None
@@ -881,7 +894,9 @@ class HeuristicDirections:
             per_factor = self.cache[op] = {}
         unions = per_factor.get(factor)
         if unions is None:
-            view = HeuristicOp(op.name, op, self.engine.attached_rule(op))
+            view = per_factor.get("view")  # one per op: its facts are asked once
+            if view is None:
+                view = per_factor["view"] = HeuristicOp(op.name, op, self.engine.attached_rule(op))
             acc, unions = Direction.NONE, []
             for heuristic in self.heuristics:
                 acc = union_directions(acc, heuristic(view, factor))

@@ -33,6 +33,14 @@ class HeuristicOp:
     name: str
     operation: Any
     rule: Any  # the OpShardingRule attached to the op, or None
+    facts: dict = field(default_factory=dict)  # factor-independent predicates, asked once
+
+    def fact(self, name: str, compute: Callable[[Any], bool]) -> bool:
+        try:
+            return self.facts[name]
+        except KeyError:
+            found = self.facts[name] = compute(self.operation)
+            return found
 
 
 def is_elementwise_operation(operation) -> bool:
@@ -42,7 +50,7 @@ def is_elementwise_operation(operation) -> bool:
 
 
 def is_elementwise(op: HeuristicOp, factor: int) -> bool:
-    return is_elementwise_operation(op.operation)
+    return op.fact("elementwise", is_elementwise_operation)
 
 
 def is_pass_through_factor(op: HeuristicOp, factor: int) -> bool:
@@ -69,7 +77,11 @@ def _is_scalar(value) -> bool:
 def has_multi_use_operand(op: HeuristicOp, factor: int) -> bool:
     """Whether a non-scalar operand has other uses (propagating through the op
     could then conflict with them)."""
-    for operand in op.operation.operands:
+    return op.fact("multi_use_operand", _has_multi_use_operand)
+
+
+def _has_multi_use_operand(operation) -> bool:
+    for operand in operation.operands:
         uses = iter(operand.uses)
         next(uses, None)
         if next(uses, None) is not None and not _is_scalar(operand):
