@@ -35,6 +35,9 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")  # no PjRt device listing
 REPO = Path(__file__).resolve().parent.parent
 # Both tools' processes import sdy_dsl from this checkout, whatever is installed.
 CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+# Steady state, as an installed package runs (pip writes bytecode at install): a
+# PYTHONDONTWRITEBYTECODE in this shell would make every run compile sdy_dsl again.
+CHILD_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 REF_RUNNER = Path(__file__).resolve().parent / "ref_runner.py"
 DEFAULT_PIPELINE = REPO / "pipelines" / "shardy_full.yaml"
 DEFAULT_CACHE = Path("/tmp/sdy_dsl_bench_modules")
@@ -217,19 +220,29 @@ class Run:
     stderr: str
 
 
+GNU_TIME = Path("/usr/bin/time")
+
+
 def timed_run(cmd: list[str], out: str) -> Run:
-    """A fresh process, timed; its own rusage (os.wait4) gives CPU time and peak RSS.
+    """A fresh process, timed; its rusage (os.wait4) gives CPU time. Peak RSS comes from
+    GNU time's %M when it is installed: a forked child's ru_maxrss starts at this (large,
+    jax-importing) process's RSS, so the child must be forked from a small process.
     `-o -` into DEVNULL rather than `-o /dev/null`: sdy-dsl writes -o targets atomically
     (temp file + rename), which would replace the /dev/null device node itself when run as root."""
-    with tempfile.TemporaryFile("w+") as err:
+    with tempfile.TemporaryFile("w+") as err, tempfile.NamedTemporaryFile("r") as peak:
+        wrapper = [str(GNU_TIME), "-f", "%M", "-o", peak.name] if GNU_TIME.exists() else []
         t0 = time.perf_counter()
-        child = subprocess.Popen(cmd + ["-o", out], stdout=subprocess.DEVNULL if out == "-" else None,
+        child = subprocess.Popen(wrapper + cmd + ["-o", out], stdout=subprocess.DEVNULL if out == "-" else None,
                                  stderr=err, text=True, cwd=REPO, env=CHILD_ENV)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t0
         child.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
-        return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, child.returncode, err.read())
+        peak_kb = usage.ru_maxrss
+        if wrapper:
+            text = peak.read().split()
+            peak_kb = int(text[-1]) if text and text[-1].isdigit() else peak_kb
+        return Run(wall, usage.ru_utime + usage.ru_stime, peak_kb / 1024, child.returncode, err.read())
 
 
 def median_runs(cmd: list[str], repeat: int) -> Run | None:

@@ -31,7 +31,7 @@ from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
                                  intersect_directions, union_directions)
-from .heuristics import Heuristic, HeuristicOp, default_heuristics
+from .heuristics import Heuristic, HeuristicOp, default_heuristics, is_pass_through_factor
 from .projection import ShardingProjection
 from .step_memo import StepMemo
 
@@ -877,6 +877,9 @@ class HeuristicDirections:
     def __init__(self, engine: PropagationEngine, heuristics: Sequence[Heuristic]):
         self.engine = engine
         self.heuristics = list(heuristics)
+        # Rule-file heuristics see a factor only as pass-through or not: their unions
+        # are asked once per op for each kind, not once per factor.
+        self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         self.cache: dict = {}
         self.per_op: dict = {}  # op -> per priority, the tuple of its factors' directions
         self.erasures = engine.erasures
@@ -897,10 +900,15 @@ class HeuristicDirections:
             view = per_factor.get("view")  # one per op: its facts are asked once
             if view is None:
                 view = per_factor["view"] = HeuristicOp(op.name, op, self.engine.attached_rule(op))
-            acc, unions = Direction.NONE, []
-            for heuristic in self.heuristics:
-                acc = union_directions(acc, heuristic(view, factor))
-                unions.append(acc)
+            kind = ("kind", is_pass_through_factor(view, factor)) if self.by_factor_kind else None
+            unions = per_factor.get(kind) if kind is not None else None
+            if unions is None:
+                acc, unions = Direction.NONE, []
+                for heuristic in self.heuristics:
+                    acc = union_directions(acc, heuristic(view, factor))
+                    unions.append(acc)
+                if kind is not None:
+                    per_factor[kind] = unions
             per_factor[factor] = unions
         return unions
 

@@ -98,6 +98,19 @@ PREDICATES: dict[str, Predicate] = {
 }
 
 
+def _by_kind(predicate: Predicate) -> Predicate:
+    """Marks a predicate that sees a factor only through `is_pass_through_factor`
+    (every predicate a rule file can write): a heuristic made of such predicates
+    gives every pass-through factor of an op the same direction, and every other
+    factor the same direction, so it is asked once per op for each."""
+    predicate.by_factor_kind = True
+    return predicate
+
+
+for _predicate in PREDICATES.values():
+    _by_kind(_predicate)
+
+
 def op_name_in(names: Sequence[str]) -> Predicate:
     names = frozenset(names)
     return lambda op, factor: op.name in names
@@ -113,7 +126,7 @@ def op_matching(names: Sequence[str], when, loc) -> Predicate:
 
     def predicate(op: HeuristicOp, factor: int) -> bool:
         return op.name in names and (condition is None or condition.holds(op.operation))
-    return predicate
+    return _by_kind(predicate)
 
 
 @dataclass
@@ -128,6 +141,11 @@ class Heuristic:
     name: str
     cases: list[Case] = field(default_factory=list)
     default: Direction = Direction.NONE
+
+    @property
+    def by_factor_kind(self) -> bool:
+        """Whether it sees factors only as pass-through or not (see `_by_kind`)."""
+        return all(getattr(case.predicate, "by_factor_kind", False) for case in self.cases)
 
     def __call__(self, op: HeuristicOp, factor: int) -> Direction:
         for case in self.cases:
@@ -155,13 +173,13 @@ def predicate_from_spec(spec, loc=None) -> Predicate:
         (key, value), = spec.items()
         if key == "all":
             parts = [predicate_from_spec(s, loc) for s in value]
-            return lambda op, f: all(p(op, f) for p in parts)
+            return _by_kind(lambda op, f: all(p(op, f) for p in parts))
         if key == "any":
             parts = [predicate_from_spec(s, loc) for s in value]
-            return lambda op, f: any(p(op, f) for p in parts)
+            return _by_kind(lambda op, f: any(p(op, f) for p in parts))
         if key == "not":
             inner = predicate_from_spec(value, loc)
-            return lambda op, f: not inner(op, f)
+            return _by_kind(lambda op, f: not inner(op, f))
     raise ValueError(f"bad heuristic predicate: {spec!r}")
 
 
