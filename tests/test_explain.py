@@ -190,7 +190,8 @@ def test_report_renders_in_headless_chromium(model, tmp_path):
         assert detail.startswith("@main %0\n")
         assert "axis data from argument 0 of @main (JAX name 'x'), a user sharding" in detail
         assert "axis model from constraint_0: sdy.reshard" in detail
-        assert "step 0: %1 = stablehlo.tanh: result-0 (%1) → operand-0 (%0)" in detail
+        # Steps continue after the one sdy-apply-sharding-constraints recorded, as in the reference.
+        assert "step 1: %1 = stablehlo.tanh: result-0 (%1) → operand-0 (%0)" in detail
         # Each mesh axis has its own colour, the same in the table and the legend.
         spans = driver.find_elements(By.CSS_SELECTOR, "#funcs span.axis")
         colours = {s.get_attribute("data-axis"): s.value_of_css_property("background-color") for s in spans}

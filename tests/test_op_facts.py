@@ -394,3 +394,30 @@ def test_unknown_op_warning_names_the_op(tmp_path):
     rc, out, err = _opt(tmp_path, module, "-sdy-basic-propagate")
     assert rc == 0
     assert err.startswith(f"{tmp_path / 'in.mlir'}:3:23: warning: op 'chlo.top_k' is unknown to SDY sharding rule registry")
+
+
+# A user's pass file is loaded or rejected, never skipped for the built-in one.
+@pytest.mark.parametrize("text, flag, expected", [
+    ('{pass: sdy-close-shardings, summary: "Flow style.", rules: [{id: tag, '
+     'match: "$op = stablehlo.negate", rewrite: ["set_attr($op, \\"my.seen\\", 1)"]}]}\n',
+     "-sdy-close-shardings", "stablehlo.negate %arg0 {my.seen = 1 : i64}"),
+    ('pass: >-\n  my-block-pass\nsummary: A block scalar name.\nrules:\n  - id: tag\n'
+     '    match: "$op = stablehlo.negate"\n    rewrite: ["set_attr($op, \\"my.seen\\", 1)"]\n',
+     "-my-block-pass", "stablehlo.negate %arg0 {my.seen = 1 : i64}"),
+])
+def test_any_yaml_form_of_a_pass_file_is_found(tmp_path, text, flag, expected):
+    rules = _user_dir(tmp_path, {"p.yaml": text})
+    module = MESH + "func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n" \
+        "  %0 = stablehlo.negate %arg0 : tensor<8xf32>\n  return %0 : tensor<8xf32>\n}\n"
+    rc, out, err = _opt(tmp_path, module, flag, rules=rules)
+    assert rc == 0, err
+    assert expected in out
+
+
+def test_a_rule_file_that_is_not_utf8_is_a_located_error(tmp_path):
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "p.yaml").write_bytes(b"pass: my-bad\nsummary: caf\xe9\nrules: []\n")
+    rc, out, err = _opt(tmp_path, MESH, "-sdy-close-shardings", rules=rules)
+    assert rc == 1 and out == ""
+    assert err == f"{rules / 'p.yaml'}:2:13: error: file is not UTF-8 text (byte 0xe9)\n"

@@ -48,6 +48,8 @@ hooks at the end of this module (a pass's hook module imports them).
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -380,9 +382,13 @@ class ShardingDebugInfo:
         wins): constraints (their result, and their operand if sharded), manual
         computations (the edges of their body arguments, their sharded operands,
         the edges of their results), then function arguments and returned values."""
+        module = operation(module)
+        if self.propagation_edges:
+            # Steps continue after those an earlier pass numbered (the
+            # reference's maximumPropagationStep + 1).
+            self.step = _maximum_step(module) + 1
         if not self.sharding_origins:
             return
-        module = operation(module)
         for n, constraint in enumerate(_ops_named(module, CONSTRAINT)):
             name = f"constraint_{n}"
             self.origin_names.append((constraint, name))
@@ -596,6 +602,23 @@ def _as_sharding(s) -> TensorSharding | None:
     if s is None or isinstance(s, TensorSharding):
         return s
     return codec.tensor_sharding(s)
+
+
+_STEP = re.compile(r"step-(\d+)")
+
+
+def _maximum_step(module: ir.Operation) -> int:
+    """The largest step number in the module's ops' `sdy.propagation_edges` (-1: none)."""
+    found = [-1]
+
+    def visit(op):
+        attrs = op.attributes
+        if PROPAGATION_EDGES_ATTR in attrs:
+            found.extend(int(m) for m in _STEP.findall(str(attrs[PROPAGATION_EDGES_ATTR])))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return max(found)
 
 
 @hook
