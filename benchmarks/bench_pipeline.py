@@ -39,7 +39,7 @@ CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO)
 # PYTHONDONTWRITEBYTECODE in this shell would make every run compile sdy_dsl again.
 CHILD_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 REF_RUNNER = Path(__file__).resolve().parent / "ref_runner.py"
-DEFAULT_PIPELINE = REPO / "pipelines" / "shardy_full.yaml"
+DEFAULT_PIPELINE = REPO / "pipelines" / "shardy_full_reshards.yaml"  # the whole seed chain
 DEFAULT_CACHE = Path("/tmp/sdy_dsl_bench_modules")
 GPT = dict(d=128, f=512, heads=4, vocab=512, batch=8, seq=32)
 
@@ -280,14 +280,12 @@ def compare(a: Path, b: Path) -> str:
 def missing_passes(pipeline: Path) -> list[str]:
     """sdy-*/mpmd-* passes of the pipeline that sdy-dsl does not have (yet)."""
     import json
-    import yaml
 
     listed = subprocess.run(sdy_dsl_command() + ["passes", "--json"], capture_output=True, text=True, cwd=REPO, env=CHILD_ENV)
     have = {row["name"] for row in json.loads(listed.stdout)}
-    names = []
-    for entry in yaml.safe_load(pipeline.read_text())["passes"]:
-        inner = entry["func.func"] if isinstance(entry, dict) and "func.func" in entry else [entry]
-        names += [e if isinstance(e, str) else next(iter(e)) for e in inner]
+    from ref_runner import pipeline_string  # the YAML as one pipeline string, includes expanded
+
+    names = re.findall(r"[\w.-]+", re.sub(r"\{[^}]*\}", "", pipeline_string(str(pipeline))))
     return [n for n in names if n.startswith(("sdy-", "mpmd-")) and n not in have]
 
 
