@@ -268,7 +268,9 @@ class TensorSharding:
         yield from self.unreduced
 
     def with_mesh(self, mesh_name: str | None, inline_mesh: Mesh | None = None) -> "TensorSharding":
-        return replace(self, mesh_name=mesh_name, inline_mesh=inline_mesh)
+        if mesh_name == self.mesh_name and inline_mesh == self.inline_mesh:
+            return self
+        return TensorSharding(mesh_name, self.dims, self.replicated, self.unreduced, inline_mesh)
 
     def map_axes(self, fn) -> "TensorSharding":
         """Apply `fn(axes: tuple) -> tuple` to every axis list (dims, replicated, unreduced)."""
