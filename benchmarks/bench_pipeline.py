@@ -1,26 +1,31 @@
-"""Benchmark: sdy-dsl vs the C++ Shardy passes on JAX-lowered GPT modules of growing depth.
+"""Benchmark: sdy-dsl vs the C++ Shardy passes on JAX-lowered GPT grads and Flax LM train steps.
 
-For each module: op count, whole-process wall time of `sdy-dsl run PIPELINE MODULE`
-and of the reference runner (benchmarks/ref_runner.py, jaxlib's PassManager), each a
-fresh subprocess; their ratio; microseconds per op; whether both outputs are
-byte-identical; and sdy-dsl's per-pass times (`--timing`).
+For each module: op count; whole-process wall time, CPU time and peak RSS of
+`sdy-dsl run PIPELINE MODULE` and of the reference runner (benchmarks/ref_runner.py,
+jaxlib's PassManager), each a fresh subprocess, median of --repeat runs; their
+ratios; microseconds per op; whether both outputs are byte-identical; and
+sdy-dsl's per-pass times (`--timing`). The `empty` row is the fixed start-up cost.
 
-    python benchmarks/bench_pipeline.py [--layers 1,2,4,8,16,32] [--pipeline FILE]
-                                        [--repeat N] [--out DIR] [--profile-top N]
+    python benchmarks/bench_pipeline.py [--layers 1,8,32,96] [--flax 4] [--pipeline FILE]
+                                        [--repeat 3] [--out DIR] [--profile-top N]
 
-Modules are lowered here with jax (GPT grad, d=128, f=512, 4 heads, vocab 512,
-batch 8, seq 32, 2x4 mesh ("data", "model")) and cached in --out.
+Modules are lowered here with jax and cached in --out: GPT grad (d=128, f=512,
+4 heads, vocab 512, batch 8, seq 32, 2x4 mesh ("data", "model")), and a Flax
+linen LM train step (same sizes, value_and_grad + optax adamw, 4x2 mesh; needs
+flax and optax). Both tools import sdy_dsl from this checkout.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import re
-import resource
 import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 # 8 fake CPU devices for the 2x4 mesh; must be set before jax is imported.
@@ -28,8 +33,13 @@ os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")  # no PjRt device listing
 
 REPO = Path(__file__).resolve().parent.parent
+# Both tools' processes import sdy_dsl from this checkout, whatever is installed.
+CHILD_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+# Steady state, as an installed package runs (pip writes bytecode at install): a
+# PYTHONDONTWRITEBYTECODE in this shell would make every run compile sdy_dsl again.
+CHILD_ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 REF_RUNNER = Path(__file__).resolve().parent / "ref_runner.py"
-DEFAULT_PIPELINE = REPO / "pipelines" / "shardy_full.yaml"
+DEFAULT_PIPELINE = REPO / "pipelines" / "shardy_full_reshards.yaml"  # the whole seed chain
 DEFAULT_CACHE = Path("/tmp/sdy_dsl_bench_modules")
 GPT = dict(d=128, f=512, heads=4, vocab=512, batch=8, seq=32)
 
@@ -85,14 +95,81 @@ def lower_gpt_grad(layers: int) -> str:
     return jitted.lower(params, embedding, tokens).as_text()
 
 
-def module_path(cache: Path, layers: int) -> Path:
-    """Cached module; generated on first use."""
-    config = "_".join(f"{k}{v}" for k, v in GPT.items())
-    path = cache / f"gpt{layers}l_grad_2x4_{config}.mlir"
+FLAX = dict(d=128, f=512, heads=4, vocab=512, batch=8, seq=32)
+
+
+def lower_flax_train_step(layers: int) -> str:
+    """StableHLO+sdy text of a Flax (linen) LM train step: loss, grad, optax adamw update and
+    apply, jitted on a 4x2 mesh with params and optimizer state sharded by name."""
+    import flax.linen as nn
+    import jax
+    import jax.numpy as jnp
+    import optax
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    d, f, heads, vocab, batch, seq = (FLAX[k] for k in ("d", "f", "heads", "vocab", "batch", "seq"))
+    mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, x):
+            causal = nn.make_causal_mask(jnp.ones(x.shape[:2]))
+            x = x + nn.MultiHeadDotProductAttention(num_heads=heads, name="attn")(nn.LayerNorm()(x), mask=causal)
+            return x + nn.Dense(d, name="down")(nn.gelu(nn.Dense(f, name="up")(nn.LayerNorm()(x))))
+
+    class LM(nn.Module):
+        @nn.compact
+        def __call__(self, tokens):
+            embed = nn.Embed(vocab, d, name="embed")
+            x = embed(tokens)
+            for i in range(layers):
+                x = Block(name=f"block{i}")(x)
+            return embed.attend(nn.LayerNorm()(x))
+
+    model, optimizer = LM(), optax.adamw(1e-3)
+    params = jax.eval_shape(model.init, jax.random.key(0), jnp.ones((batch, seq), jnp.int32))["params"]
+    opt_state = jax.eval_shape(optimizer.init, params)
+
+    def sharding(path, leaf):
+        """Megatron-style: embedding and in-projections split their output dim on "model",
+        out-projections their input dim; norms, biases and counters replicated. Applies to
+        the optimizer's moments too (same key paths)."""
+        names = [getattr(k, "key", getattr(k, "name", None)) for k in path]
+        if leaf.ndim >= 2 and ("out" in names or "down" in names):
+            return NamedSharding(mesh, P("model", *(None,) * (leaf.ndim - 1)))
+        if leaf.ndim == 2 and "embed" in names:
+            return NamedSharding(mesh, P(None, "model"))
+        if leaf.ndim >= 2 and names[-1] == "kernel":  # up: [d, f]; q/k/v: [d, heads, d/heads]
+            return NamedSharding(mesh, P(None, "model", *(None,) * (leaf.ndim - 2)))
+        return NamedSharding(mesh, P())
+
+    def train_step(params, opt_state, tokens):
+        def loss(p):
+            logits = model.apply({"params": p}, tokens[:, :-1])
+            return optax.softmax_cross_entropy_with_integer_labels(logits, tokens[:, 1:]).mean()
+
+        value, grads = jax.value_and_grad(loss)(params)
+        updates, opt_state = optimizer.update(grads, opt_state, params)
+        return optax.apply_updates(params, updates), opt_state, value
+
+    shard_tree = lambda tree: jax.tree_util.tree_map_with_path(sharding, tree)
+    jitted = jax.jit(train_step, donate_argnums=(0, 1),
+                     in_shardings=(shard_tree(params), shard_tree(opt_state), NamedSharding(mesh, P("data", None))))
+    return jitted.lower(params, opt_state, jax.ShapeDtypeStruct((batch, seq + 1), jnp.int32)).as_text()
+
+
+def module_path(cache: Path, kind: str, layers: int) -> Path:
+    """Cached module (kind "gpt" or "flax"); generated on first use."""
+    if kind == "gpt":
+        config = "_".join(f"{k}{v}" for k, v in GPT.items())
+        path, lower = cache / f"gpt{layers}l_grad_2x4_{config}.mlir", lower_gpt_grad
+    else:
+        config = "_".join(f"{k}{v}" for k, v in FLAX.items())
+        path, lower = cache / f"flax{layers}l_adamw_4x2_{config}.mlir", lower_flax_train_step
     if not path.exists():
         cache.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        text = lower_gpt_grad(layers)
+        text = lower(layers)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text)
         tmp.replace(path)
@@ -103,16 +180,10 @@ def module_path(cache: Path, layers: int) -> Path:
 def count_ops(path: Path) -> int:
     """Every operation in the module, nested ones included (module and funcs too)."""
     from jaxlib.mlir import ir
-    from jaxlib.mlir._mlir_libs import _jax_mlir_ext
-    from jaxlib.mlir.dialects import sdy, stablehlo
 
-    ctx = ir.Context()
-    registry = ir.DialectRegistry()
-    _jax_mlir_ext.register_dialects(registry)
-    ctx.append_dialect_registry(registry)
-    ctx.load_all_available_dialects()
-    sdy.register_dialect(ctx)
-    stablehlo.register_dialect(ctx)
+    from sdy_dsl.mlir_context import make_context
+
+    ctx = make_context()
     with ctx:
         module = ir.Module.parse(path.read_text())
         count = 0
@@ -140,38 +211,58 @@ def sdy_dsl_command() -> list[str]:
     return [sys.executable, str(script)]
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+@dataclass
+class Run:
+    wall: float      # seconds
+    cpu: float       # user + sys seconds of the child
+    peak_mb: float   # the child's peak resident set size (ru_maxrss)
+    returncode: int
+    stderr: str
 
 
-def timed_run(cmd: list[str], out: str) -> tuple[float, float, subprocess.CompletedProcess]:
-    """Wall time of a fresh process. `-o -` into DEVNULL rather than `-o /dev/null`:
-    sdy-dsl writes -o targets atomically (temp file + rename), which would replace
-    the /dev/null device node itself when run as root."""
-    cpu0, t0 = children_cpu(), time.perf_counter()
-    done = subprocess.run(cmd + ["-o", out], stdout=subprocess.DEVNULL if out == "-" else None,
-                          stderr=subprocess.PIPE, text=True, cwd=REPO)
-    return time.perf_counter() - t0, children_cpu() - cpu0, done
+GNU_TIME = Path("/usr/bin/time")
 
 
-def min_times(cmd: list[str], repeat: int) -> tuple[float | None, float | None]:
-    """(min wall, min CPU) seconds over `repeat` fresh processes; CPU time (user+sys)
-    is the steadier figure on a machine shared with other jobs."""
-    walls, cpus = [], []
+def timed_run(cmd: list[str], out: str) -> Run:
+    """A fresh process, timed; its rusage (os.wait4) gives CPU time. Peak RSS comes from
+    GNU time's %M when it is installed: a forked child's ru_maxrss starts at this (large,
+    jax-importing) process's RSS, so the child must be forked from a small process.
+    `-o -` into DEVNULL rather than `-o /dev/null`: sdy-dsl writes -o targets atomically
+    (temp file + rename), which would replace the /dev/null device node itself when run as root."""
+    with tempfile.TemporaryFile("w+") as err, tempfile.NamedTemporaryFile("r") as peak:
+        wrapper = [str(GNU_TIME), "-f", "%M", "-o", peak.name] if GNU_TIME.exists() else []
+        t0 = time.perf_counter()
+        child = subprocess.Popen(wrapper + cmd + ["-o", out], stdout=subprocess.DEVNULL if out == "-" else None,
+                                 stderr=err, text=True, cwd=REPO, env=CHILD_ENV)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - t0
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        peak_kb = usage.ru_maxrss
+        if wrapper:
+            text = peak.read().split()
+            peak_kb = int(text[-1]) if text and text[-1].isdigit() else peak_kb
+        return Run(wall, usage.ru_utime + usage.ru_stime, peak_kb / 1024, child.returncode, err.read())
+
+
+def median_runs(cmd: list[str], repeat: int) -> Run | None:
+    """Median wall, CPU and peak RSS (each on its own) over `repeat` fresh processes."""
+    runs = []
     for _ in range(repeat):
-        wall, cpu, done = timed_run(cmd, "-")
-        if done.returncode != 0:
-            return None, None
-        walls.append(wall)
-        cpus.append(cpu)
-    return min(walls), min(cpus)
+        run = timed_run(cmd, "-")
+        if run.returncode != 0:
+            print(f"# failed: {' '.join(cmd)}: {run.stderr.strip()[-2000:]}", file=sys.stderr)
+            return None
+        runs.append(run)
+    return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
+               statistics.median(r.peak_mb for r in runs), 0, "")
 
 
 def fmt(value, width, places=2) -> str:
     return f"{value:>{width}.{places}f}" if value is not None else f"{'fail':>{width}}"
 
 
+NOT_PASSES = ("parse", "print", "total")  # --timing rows that are not passes
 PASS_TIMING_RE = re.compile(r"^timing: (\S+): ([\d.]+) ms$", re.M)
 
 
@@ -189,25 +280,23 @@ def compare(a: Path, b: Path) -> str:
 def missing_passes(pipeline: Path) -> list[str]:
     """sdy-*/mpmd-* passes of the pipeline that sdy-dsl does not have (yet)."""
     import json
-    import yaml
 
-    listed = subprocess.run(sdy_dsl_command() + ["passes", "--json"], capture_output=True, text=True, cwd=REPO)
+    listed = subprocess.run(sdy_dsl_command() + ["passes", "--json"], capture_output=True, text=True, cwd=REPO, env=CHILD_ENV)
     have = {row["name"] for row in json.loads(listed.stdout)}
-    names = []
-    for entry in yaml.safe_load(pipeline.read_text())["passes"]:
-        inner = entry["func.func"] if isinstance(entry, dict) and "func.func" in entry else [entry]
-        names += [e if isinstance(e, str) else next(iter(e)) for e in inner]
+    from ref_runner import pipeline_string  # the YAML as one pipeline string, includes expanded
+
+    names = re.findall(r"[\w.-]+", re.sub(r"\{[^}]*\}", "", pipeline_string(str(pipeline))))
     return [n for n in names if n.startswith(("sdy-", "mpmd-")) and n not in have]
 
 
-def profile(cmd: list[str], layers: int, work: Path, top: int) -> None:
+def profile(cmd: list[str], name: str, work: Path, top: int) -> None:
     import pstats
 
-    stats_file = work / f"gpt{layers}l.prof"
+    stats_file = work / f"{name}.prof"
     script_and_args = cmd[1:] if cmd[0] == sys.executable else cmd
     subprocess.run([sys.executable, "-m", "cProfile", "-o", str(stats_file)] + script_and_args + ["-o", "-"],
-                   stdout=subprocess.DEVNULL, cwd=REPO, check=True)
-    print(f"\n## cProfile of sdy-dsl on {layers} layers ({stats_file})")
+                   stdout=subprocess.DEVNULL, cwd=REPO, env=CHILD_ENV, check=True)
+    print(f"\n## cProfile of sdy-dsl on {name} ({stats_file})")
     for order in ("cumulative", "tottime"):
         print(f"-- top {top} by {order}")
         pstats.Stats(str(stats_file)).sort_stats(order).print_stats(top)
@@ -216,16 +305,23 @@ def profile(cmd: list[str], layers: int, work: Path, top: int) -> None:
 # --------------------------------------------------------------------------- main
 
 
+def parse_modules(layers: str, flax: str) -> list[tuple[str, str, int]]:
+    """(row name, kind, layers) for every module to run."""
+    modules = [(f"gpt{n}", "gpt", int(n)) for n in layers.split(",") if n]
+    return modules + [(f"flax{n}", "flax", int(n)) for n in flax.split(",") if n]
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description="sdy-dsl vs C++ Shardy on GPT modules of 1..32 layers.")
-    ap.add_argument("--layers", default="1,2,4,8,16,32", help="comma-separated layer counts")
+    ap = argparse.ArgumentParser(description="sdy-dsl vs C++ Shardy on GPT grads and Flax LM train steps.")
+    ap.add_argument("--layers", default="1,8,32,96", help="comma-separated GPT layer counts")
+    ap.add_argument("--flax", default="4", help="comma-separated Flax LM train-step layer counts ('' for none)")
     ap.add_argument("--pipeline", type=Path, default=DEFAULT_PIPELINE, help="pipeline YAML (both tools run it)")
-    ap.add_argument("--repeat", type=int, default=1, help="timed runs per tool and module; the min is kept")
+    ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool and module; the median is kept")
     ap.add_argument("--out", type=Path, default=DEFAULT_CACHE, help="cache dir for generated modules and outputs")
     ap.add_argument("--profile-top", type=int, default=0,
                     help="also cProfile sdy-dsl per module and print the top N functions")
     args = ap.parse_args(argv)
-    layer_counts = [int(x) for x in args.layers.split(",")]
+    modules = parse_modules(args.layers, args.flax)
     pipeline = args.pipeline.resolve()
 
     missing = missing_passes(pipeline)
@@ -237,59 +333,70 @@ def main(argv=None) -> int:
     sdy_dsl = sdy_dsl_command()
     work = args.out / "outputs" / pipeline.stem
     work.mkdir(parents=True, exist_ok=True)
-    print(f"# pipeline {pipeline.name}, min of {args.repeat} run(s), whole-process wall time")
-    header = (f"{'layers':>6} {'ops':>7} {'sdy-dsl s':>10} {'ref s':>7} {'ratio':>7} {'us/op':>7} "
-              f"{'dsl cpu s':>10} {'ref cpu s':>10} {'cpu ratio':>10} {'cpu us/op':>10} {'passes us/op':>12}  output")
-    print(header)
+    print(f"# pipeline {pipeline.name}, median of {args.repeat} fresh process(es) per tool; "
+          f"time = wall, cpu = user+sys, MB = peak RSS")
+    print(f"{'module':>8} {'ops':>7} {'dsl s':>7} {'ref s':>7} {'ratio':>6} {'dsl us/op':>9} {'ref us/op':>9} "
+          f"{'dsl cpu':>8} {'ref cpu':>8} {'cpu ratio':>9} {'dsl MB':>7} {'ref MB':>7} {'MB ratio':>8} "
+          f"{'passes us/op':>12}  output")
+    ratio = lambda a, b: a / b if a and b else None
+
+    def row(name, ops, dsl, ref, passes_us_per_op=None, output=""):
+        per_op = lambda seconds: seconds * 1e6 / ops if seconds and ops else None
+        get = lambda run, field: getattr(run, field) if run else None
+        print(f"{name:>8} {ops:>7} {fmt(get(dsl, 'wall'), 7)} {fmt(get(ref, 'wall'), 7)} "
+              f"{fmt(ratio(get(dsl, 'wall'), get(ref, 'wall')), 6, 1)} "
+              f"{fmt(per_op(get(dsl, 'wall')), 9, 0) if ops else '':>9} "
+              f"{fmt(per_op(get(ref, 'wall')), 9, 0) if ops else '':>9} "
+              f"{fmt(get(dsl, 'cpu'), 8)} {fmt(get(ref, 'cpu'), 8)} "
+              f"{fmt(ratio(get(dsl, 'cpu'), get(ref, 'cpu')), 9, 1)} "
+              f"{fmt(get(dsl, 'peak_mb'), 7, 0)} {fmt(get(ref, 'peak_mb'), 7, 0)} "
+              f"{fmt(ratio(get(dsl, 'peak_mb'), get(ref, 'peak_mb')), 8, 1)} "
+              f"{fmt(passes_us_per_op, 12, 0) if passes_us_per_op else '':>12}  {output}", flush=True)
+
     # Fixed cost per process (interpreter, imports, rule loading): an empty main
     # (the C++ propagation aborts on a module without @main).
     empty = args.out / "empty.mlir"
     empty.write_text("module {\n  func.func @main() {\n    return\n  }\n}\n")
-    dsl_empty = min_times(sdy_dsl + ["run", str(pipeline), str(empty)], args.repeat)
-    ref_empty = min_times([sys.executable, str(REF_RUNNER), str(pipeline), str(empty)], args.repeat)
-    print(f"{'empty':>6} {0:>7} {fmt(dsl_empty[0], 10)} {fmt(ref_empty[0], 7)} {'':>7} {'':>7} "
-          f"{fmt(dsl_empty[1], 10)} {fmt(ref_empty[1], 10)}", flush=True)
+    row("empty", 0, median_runs(sdy_dsl + ["run", str(pipeline), str(empty)], args.repeat),
+        median_runs([sys.executable, str(REF_RUNNER), str(pipeline), str(empty)], args.repeat))
+
     per_pass_rows = []
-    for layers in layer_counts:
-        module = module_path(args.out, layers)
+    for name, kind, layers in modules:
+        module = module_path(args.out, kind, layers)
         ops = count_ops(module)
         dsl_cmd = sdy_dsl + ["run", str(pipeline), str(module)]
         ref_cmd = [sys.executable, str(REF_RUNNER), str(pipeline), str(module)]
 
         # One untimed run each that keeps the outputs (and sdy-dsl's per-pass times).
-        dsl_out, ref_out = work / f"gpt{layers}l.sdy_dsl.mlir", work / f"gpt{layers}l.ref.mlir"
+        dsl_out, ref_out = work / f"{name}.sdy_dsl.mlir", work / f"{name}.ref.mlir"
         for path in (dsl_out, ref_out):
             path.unlink(missing_ok=True)
-        *_, dsl_done = timed_run(dsl_cmd + ["--timing"], str(dsl_out))
-        *_, ref_done = timed_run(ref_cmd, str(ref_out))
-        for name, done in (("sdy-dsl", dsl_done), ("reference", ref_done)):
+        dsl_done = timed_run(dsl_cmd + ["--timing"], str(dsl_out))
+        ref_done = timed_run(ref_cmd, str(ref_out))
+        for tool, done in (("sdy-dsl", dsl_done), ("reference", ref_done)):
             if done.returncode != 0:
-                print(f"# {name} failed on {module.name}: {done.stderr.strip()[-2000:]}", file=sys.stderr)
-        pass_ms = {name: float(ms) for name, ms in PASS_TIMING_RE.findall(dsl_done.stderr)}
+                print(f"# {tool} failed on {module.name}: {done.stderr.strip()[-2000:]}", file=sys.stderr)
+        pass_ms = {p: float(ms) for p, ms in PASS_TIMING_RE.findall(dsl_done.stderr)}
 
-        dsl_s, dsl_cpu = min_times(dsl_cmd, args.repeat) if dsl_done.returncode == 0 else (None, None)
-        ref_s, ref_cpu = min_times(ref_cmd, args.repeat) if ref_done.returncode == 0 else (None, None)
-        ratio = lambda a, b: a / b if a and b else None
-        per_op = lambda seconds: seconds * 1e6 / ops if seconds else None
-        passes_us_per_op = sum(pass_ms.values()) * 1e3 / ops if pass_ms else None
-        print(f"{layers:>6} {ops:>7} {fmt(dsl_s, 10)} {fmt(ref_s, 7)} {fmt(ratio(dsl_s, ref_s), 7, 1)} "
-              f"{fmt(per_op(dsl_s), 7, 0)} {fmt(dsl_cpu, 10)} {fmt(ref_cpu, 10)} "
-              f"{fmt(ratio(dsl_cpu, ref_cpu), 10, 1)} {fmt(per_op(dsl_cpu), 10, 0)} "
-              f"{fmt(passes_us_per_op, 12, 0)}  {compare(dsl_out, ref_out)}", flush=True)
-        per_pass_rows.append((layers, pass_ms))
+        dsl = median_runs(dsl_cmd, args.repeat) if dsl_done.returncode == 0 else None
+        ref = median_runs(ref_cmd, args.repeat) if ref_done.returncode == 0 else None
+        passes_ms = sum(ms for p, ms in pass_ms.items() if p not in NOT_PASSES)
+        row(name, ops, dsl, ref, passes_ms * 1e3 / ops if pass_ms else None, compare(dsl_out, ref_out))
+        per_pass_rows.append((name, pass_ms))
 
     names = list(dict.fromkeys(n for _, ms in per_pass_rows for n in ms))
     if names:
         print("\n# sdy-dsl per-pass time (ms, from --timing)")
-        print(f"{'pass':50} " + " ".join(f"{str(l) + 'L':>9}" for l, _ in per_pass_rows))
+        print(f"{'pass':50} " + " ".join(f"{m:>9}" for m, _ in per_pass_rows))
         for name in names:
             print(f"{name:50} " + " ".join(f"{ms.get(name, float('nan')):>9.1f}" for _, ms in per_pass_rows))
-        print(f"{'(sum)':50} " + " ".join(f"{sum(ms.values()):>9.1f}" for _, ms in per_pass_rows))
+        print(f"{'(passes only)':50} "
+              + " ".join(f"{sum(v for p, v in ms.items() if p not in NOT_PASSES):>9.1f}" for _, ms in per_pass_rows))
 
     if args.profile_top:
-        for layers in layer_counts:
-            module = module_path(args.out, layers)
-            profile(sdy_dsl + ["run", str(pipeline), str(module)], layers, work, args.profile_top)
+        for name, kind, layers in modules:
+            module = module_path(args.out, kind, layers)
+            profile(sdy_dsl + ["run", str(pipeline), str(module)], name, work, args.profile_top)
     return 0
 
 

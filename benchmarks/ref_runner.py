@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from sdy_dsl.mlir_context import make_context  # the same dialects and threading as sdy-dsl
 
@@ -31,15 +32,22 @@ def pass_text(entry) -> str:
     return name + "{" + " ".join(f"{k}={option_text(v)}" for k, v in options.items()) + "}"
 
 
-def pipeline_string(yaml_path: str) -> str:
-    """The YAML's passes as `builtin.module(...)`, func.func groups nested as written."""
+def pass_texts(yaml_path: Path) -> list[str]:
+    """The YAML's passes, func.func groups nested as written, `{pipeline: FILE}` expanded."""
     parts = []
     for entry in yaml.safe_load(open(yaml_path))["passes"]:
         if isinstance(entry, dict) and "func.func" in entry:
             parts.append("func.func(" + ",".join(pass_text(e) for e in entry["func.func"]) + ")")
+        elif isinstance(entry, dict) and "pipeline" in entry:
+            parts.extend(pass_texts(yaml_path.parent / entry["pipeline"]))
         else:
             parts.append(pass_text(entry))
-    return "builtin.module(" + ",".join(parts) + ")"
+    return parts
+
+
+def pipeline_string(yaml_path: str) -> str:
+    """The YAML's passes as `builtin.module(...)`."""
+    return "builtin.module(" + ",".join(pass_texts(Path(yaml_path))) + ")"
 
 
 def main(argv=None) -> int:

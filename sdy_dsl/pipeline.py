@@ -164,7 +164,7 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
     steps: list[Step] = []
     for i, item in enumerate(raw):
         loc = raw.item_locs[i]
-        _pipeline_item(item, loc, None, steps)
+        _pipeline_item(item, loc, None, steps, Path(path).parent, (Path(path).resolve(),))
     return Pipeline(steps)
 
 
@@ -258,7 +258,20 @@ def _step_name(name, loc: Loc) -> str:
         raise loc.error(str(e)) from None
 
 
-def _pipeline_item(item, loc: Loc, nested_in, steps):
+def _pipeline_item(item, loc: Loc, nested_in, steps, base: Path, including: tuple = ()):
+    if isinstance(item, dict) and len(item) == 1 and "pipeline" in item and nested_in is None:
+        # {pipeline: FILE}: the passes of another pipeline file (relative to this one).
+        target = (base / str(item["pipeline"])).resolve()
+        if not target.is_file():
+            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' not found")
+        if target in including:
+            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' includes itself")
+        doc = load_yaml(target)
+        if not isinstance(doc, dict) or not isinstance(doc.get("passes"), list):
+            raise Loc(str(target), 1, 1).error("a pipeline file is a mapping with a 'passes' list")
+        for j, sub in enumerate(doc["passes"]):
+            _pipeline_item(sub, doc["passes"].item_locs[j], None, steps, target.parent, including + (target,))
+        return
     if isinstance(item, str):
         steps.append(Step(_step_name(item, loc), {}, nested_in, loc))
         return
@@ -271,7 +284,7 @@ def _pipeline_item(item, loc: Loc, nested_in, steps):
             if not isinstance(body, list):
                 raise bloc.error("func.func takes a list of passes")
             for j, sub in enumerate(body):
-                _pipeline_item(sub, body.item_locs[j], "func.func", steps)
+                _pipeline_item(sub, body.item_locs[j], "func.func", steps, base, including)
             return
         if body is None:
             body = {}
@@ -280,7 +293,8 @@ def _pipeline_item(item, loc: Loc, nested_in, steps):
         steps.append(Step(_step_name(name, item.key_loc(name)), dict(body), nested_in, item.key_loc(name),
                           typed=True))
         return
-    raise loc.error("a pipeline entry is a pass name, {pass: {option: value}} or {func.func: [passes]}")
+    raise loc.error("a pipeline entry is a pass name, {pass: {option: value}}, {func.func: [passes]} "
+                    "or {pipeline: FILE}")
 
 
 # --------------------------------------------------------------------------- running

@@ -50,6 +50,8 @@ PASSES: dict[str, list[str]] = {
     "sdy-lift-inlined-meshes": [],
     "sdy-sharding-constraint-to-reshard": [],
     "sdy-constant-or-scalar-splitter": [],
+    "sdy-insert-explicit-reshards": [],
+    "sdy-insert-explicit-reshards=enable-full-version=true": [],
 }
 
 SHAPES = [(8, 8), (4, 6), (8,), (3,), (), (2, 4), (6, 4), (12,), (6, 6), (24, 2)]

@@ -116,6 +116,23 @@ def test_pipeline_yaml_option_type_checked(tmp_path):
                rf"^{re.escape(pipeline)}:2:5: error: option 'flag' expects a bool")
 
 
+def test_included_pipeline_errors_point_into_the_included_file(tmp_path):
+    inner = write(tmp_path, "inner.yaml", "passes:\n  - sdy-close-shardingz\n")
+    outer = write(tmp_path, "outer.yaml", "passes:\n  - pipeline: inner.yaml\n")
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["run", outer, path], rf"^{re.escape(inner)}:2:5: error: unknown pass 'sdy-close-shardingz'")
+
+
+@pytest.mark.parametrize("body,message", [
+    ("passes:\n  - pipeline: missing.yaml\n", "pipeline file 'missing.yaml' not found"),
+    ("passes:\n  - pipeline: p.yaml\n", "pipeline file 'p.yaml' includes itself"),
+])
+def test_bad_pipeline_include(tmp_path, body, message):
+    pipeline = write(tmp_path, "p.yaml", body)
+    path = write(tmp_path, "g.mlir", GOOD)
+    fails_with(["run", pipeline, path], rf"^{re.escape(pipeline)}:2:\d+: error: {re.escape(message)}")
+
+
 def test_invalid_yaml_syntax(tmp_path):
     pipeline = write(tmp_path, "p.yaml", "passes: [sdy-close-shardings\n")
     path = write(tmp_path, "g.mlir", GOOD)

@@ -1,4 +1,5 @@
-"""The shipped full Shardy chain (pipelines/shardy_full.yaml) on real modules:
+"""The shipped full Shardy chain (pipelines/shardy_full.yaml, and with explicit
+reshards pipelines/shardy_full_reshards.yaml) on real modules:
 every JAX model of the zoo (MLP, GPT with/without scan, TP/FSDP, convnet,
 mixture-of-experts with top_k, shard_map, while/cond, shard_alike, user
 priorities, ...) and every bundled example. sdy-dsl's output must equal the
@@ -17,6 +18,7 @@ from reference import run_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE_FILE = ROOT / "pipelines" / "shardy_full.yaml"
+RESHARDS_PIPELINE_FILE = ROOT / "pipelines" / "shardy_full_reshards.yaml"
 
 REFERENCE_CHAIN = (
     "builtin.module(inline, symbol-dce, sdy-lift-inlined-meshes, sdy-remove-size-one-axes,"
@@ -26,6 +28,9 @@ REFERENCE_CHAIN = (
     " func.func(sdy-sharding-constraint-to-reshard), sdy-update-non-divisible-input-output-shardings,"
     " sdy-close-shardings)"
 )
+# The seed chain with explicit reshards (pipelines/shardy_full_reshards.yaml).
+RESHARDS_CHAIN = (REFERENCE_CHAIN[:-1] + ", func.func(sdy-insert-explicit-reshards),"
+                  " func.func(sdy-drop-sharding-rules), sdy-inline-meshes)")
 
 MODULES = sorted(MODELS) + [p.name for p in sorted((ROOT / "examples").glob("*.mlir"))]
 
@@ -34,13 +39,32 @@ def _text(module: str) -> str:
     return (ROOT / "examples" / module).read_text() if module.endswith(".mlir") else lowered(module)
 
 
+@pytest.mark.parametrize("pipeline_file,chain", [(PIPELINE_FILE, REFERENCE_CHAIN),
+                                                 (RESHARDS_PIPELINE_FILE, RESHARDS_CHAIN)],
+                         ids=["full", "full+reshards"])
 @pytest.mark.parametrize("module", MODULES)
-def test_full_chain_matches_reference(module, tmp_path):
+def test_full_chain_matches_reference(module, pipeline_file, chain, tmp_path):
     text = _text(module)
-    ok, expected = run_reference(text, REFERENCE_CHAIN)
+    ok, expected = run_reference(text, chain)
     assert ok, "the reference rejected the input"
     path = tmp_path / "in.mlir"
     path.write_text(text)
-    rc, out, err = run_sdy_dsl(["run", str(PIPELINE_FILE), str(path)])
+    rc, out, err = run_sdy_dsl(["run", str(pipeline_file), str(path)])
+    assert rc == 0, err
+    assert out == expected
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_explicit_reshards_full_version_matches_reference(module, tmp_path):
+    """sdy-insert-explicit-reshards with enable-full-version=true (every op
+    resolved, returns resharded) on each real module after the full chain."""
+    ok, propagated = run_reference(_text(module), REFERENCE_CHAIN)
+    assert ok, "the reference rejected the input"
+    step = "builtin.module(func.func(sdy-insert-explicit-reshards{enable-full-version=true}))"
+    ok, expected = run_reference(propagated, step)
+    assert ok, "the reference rejected the propagated module"
+    path = tmp_path / "in.mlir"
+    path.write_text(propagated)
+    rc, out, err = run_sdy_dsl(["opt", str(path), f"--pass-pipeline={step}"])
     assert rc == 0, err
     assert out == expected

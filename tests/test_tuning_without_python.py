@@ -13,6 +13,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from lit_runner import run_sdy_dsl
 from reference import run_reference
 
@@ -111,3 +113,67 @@ def test_bad_heuristics_file_points_at_its_line(tmp_path):
     rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-op-priority-propagate", "--rules", str(rules)])
     assert rc == 1 and out == ""
     assert err.startswith(f"{bad}:2:5: error: heuristic 'any'")
+
+
+# sdy-insert-explicit-reshards: which ops always get the full resolution is
+# data in the pass's rule file. Listing `stablehlo.add` there makes the
+# default mode resolve the add as the reference's full version does.
+EXPLICIT_RESHARDS_MODULE = textwrap.dedent("""\
+    sdy.mesh @mesh = <["x"=4, "y"=2]>
+    func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) {
+      %0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
+      return %0 : tensor<8x8xf32>
+    }
+    """)
+EXPORT_RULES = BUILTIN.parent / "export"
+
+
+def user_copy_of_explicit_reshards(tmp_path: Path, edit) -> Path:
+    """A copy of the pass file in a user's rule directory (it finds the built-in hooks)."""
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    text = (EXPORT_RULES / "insert_explicit_reshards.yaml").read_text()
+    (rules / "insert_explicit_reshards.yaml").write_text(edit(text))
+    return rules
+
+
+def test_listed_op_gets_the_full_resolution(tmp_path):
+    module = tmp_path / "m.mlir"
+    module.write_text(EXPLICIT_RESHARDS_MODULE)
+    rc, before, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards"])
+    assert rc == 0, err
+    ok, reference_default = run_reference(EXPLICIT_RESHARDS_MODULE,
+                                          "builtin.module(func.func(sdy-insert-explicit-reshards))")
+    assert ok and before == reference_default
+    assert "sdy.reshard" not in before
+
+    # One entry changed, the rest of the pass extended as it is.
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "explicit_reshards.yaml").write_text(
+        "pass: sdy-insert-explicit-reshards\nextends: sdy-insert-explicit-reshards\n"
+        "params:\n  full-version-ops: [func.call, mhlo.ragged_dot, stablehlo.add]\n")
+    rc, after, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards", "--rules", str(rules)])
+    assert rc == 0, err
+    ok, reference_full = run_reference(
+        EXPLICIT_RESHARDS_MODULE, "builtin.module(func.func(sdy-insert-explicit-reshards{enable-full-version=true}))")
+    assert ok and after == reference_full
+    assert 'sdy.reshard %arg1 <@mesh, [{"x"}, {}]>' in after
+
+
+@pytest.mark.parametrize("old,new,key,message", [
+    ("candidate-ranking: [source-tensor-size,", "candidate-ranking: [size,", "candidate-ranking",
+     "'candidate-ranking': unknown entry 'size'"),
+    ("after-op: [all-reduces, result-reshards]", "after-op: [all-reduces]", "after-op",
+     "'after-op' orders each of: all-reduces, result-reshards"),
+])
+def test_bad_explicit_reshards_data_points_at_its_line(tmp_path, old, new, key, message):
+    rules = user_copy_of_explicit_reshards(tmp_path, lambda t: t.replace(old, new))
+    module = tmp_path / "m.mlir"
+    module.write_text(EXPLICIT_RESHARDS_MODULE)
+    rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards", "--rules", str(rules)])
+    line = next(i for i, t in enumerate((rules / "insert_explicit_reshards.yaml").read_text().splitlines(), 1)
+                if t.startswith(f"  {key}:"))
+    assert rc == 1 and out == ""
+    assert err.startswith(f"{rules / 'insert_explicit_reshards.yaml'}:{line}:")
+    assert message in err

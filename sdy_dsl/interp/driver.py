@@ -119,7 +119,13 @@ _FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
 
 def location_text(op: ir.Operation) -> str:
     """`file:line:col` of an op, or its printed location when it has none."""
-    text = str(op.location)
+    return text_of_location(op.location)
+
+
+def text_of_location(location: ir.Location) -> str:
+    """`file:line:col` of a location, or the location printed when it has none
+    (a location outlives its op: it can be printed after the op is erased)."""
+    text = str(location)
     m = _FILE_LOC.search(text)
     if not m:
         return text
@@ -240,8 +246,8 @@ class PassRunner:
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
             op_name = op.name
-            loc = location_text(op)
-            self._fired_on = (op_name, loc)
+            location = op.location  # printed only when a message needs it
+            self._fired_on = (op_name, location)
             ctx.changed = False
             ctx.begin_rewrite(op)
             for act in rule.actions:
@@ -266,11 +272,12 @@ class PassRunner:
             key = (self.passdef.name, rule.id)
             if self._greedy and key not in self.observer.warned_noop:
                 self.observer.warned_noop.add(key)
-                print(f"{rule.loc}: warning: rule '{rule.id}' matched '{op_name}' at {loc} but its rewrite "
+                print(f"{rule.loc}: warning: rule '{rule.id}' matched '{op_name}' at "
+                      f"{text_of_location(location)} but its rewrite "
                       f"changed nothing (counted as not applied)", file=self.observer.out())
             return False
         if self.observer.trace:
-            self.observer.record_fire(self.passdef.name, rule, op, op_name, loc)
+            self.observer.record_fire(self.passdef.name, rule, op, op_name, text_of_location(location))
         return True
 
     def _explain(self, op, rule, why):
@@ -398,7 +405,8 @@ class Budget:
 
     def _error(self, what: str) -> SdyDslError:
         top = sorted(self.per_rule.values(), key=lambda e: -e[0])[:3]
-        fired = "; ".join(f"'{r.id}' ({n} times, last on '{name}'{' at ' + loc if loc else ''})"
+        fired = "; ".join(f"'{r.id}' ({n} times, last on '{name}'"
+                          f"{' at ' + text_of_location(loc) if loc is not None else ''})"
                           for n, r, (name, loc) in top) or "none"
         loc = top[0][1].loc if top else (self.stage.loc or self.pass_loc)
         message = (f"pass '{self.pass_name}', stage '{self.stage.name}' ({self.stage.driver.kind} driver): "

@@ -291,7 +291,10 @@ def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
     else:
         hook_path = path.with_suffix(".py")
         if not hook_path.is_file():
-            return {}
+            # A user's copy of a built-in pass file uses the built-in hooks beside it.
+            hook_path = _builtin_hook_module(hook_path.name)
+            if hook_path is None:
+                return {}
     try:
         module = load_hook_module(hook_path)
     except (Exception, SystemExit) as e:  # a broken hook module is a rule-file error, not a crash

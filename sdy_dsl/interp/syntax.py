@@ -235,7 +235,7 @@ _NEW_TREES: list[tuple[str, str]] = []
 
 
 def _parse_pattern(text: str) -> Pattern:
-    key = ("pattern", text)
+    key = ("pattern", str(text))  # a plain str: a YAML LocStr would not unpickle from the cache
     tree = _TREES.get(key)
     if tree is None:
         import pyparsing as pp
@@ -254,7 +254,7 @@ def _parse_pattern(text: str) -> Pattern:
 
 
 def _parse_expr(text: str) -> Expr:
-    key = ("expr", text)
+    key = ("expr", str(text))  # a plain str: a YAML LocStr would not unpickle from the cache
     tree = _TREES.get(key)
     if tree is None:
         import pyparsing as pp

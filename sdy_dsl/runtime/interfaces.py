@@ -506,8 +506,11 @@ def _owner_decl(value: ir.Value):
 
 
 def edge_owner_sharding(owner: ir.Value) -> TensorSharding | None:
-    """The sharding an edge owner keeps on its op (manual axes stripped where declared)."""
-    return ShardingStore(table()).get(owner)
+    """The sharding an edge owner keeps on its op (manual axes stripped where
+    declared); for a non-owner target (a while body argument), its owner's."""
+    if _slot_of(owner) is None:
+        return None
+    return ShardingStore(table()).get(_target_value(owner))
 
 
 def set_edge_owner_shardings(op, owners: list, shardings: list) -> bool:

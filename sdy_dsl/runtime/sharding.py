@@ -249,11 +249,17 @@ class TensorSharding:
         return all(not d.axes for d in self.dims)
 
     def closed(self) -> "TensorSharding":
-        """All dims closed (priorities kept)."""
-        return replace(self, dims=tuple(replace(d, is_closed=True) for d in self.dims))
+        """All dims closed (priorities kept); `self` when they already are."""
+        if all(d.is_closed for d in self.dims):
+            return self
+        return TensorSharding(self.mesh_name, tuple(d if d.is_closed else DimSharding(d.axes, True, d.priority)
+                                                    for d in self.dims),
+                              self.replicated, self.unreduced, self.inline_mesh)
 
     def without_replicated(self) -> "TensorSharding":
-        return replace(self, replicated=())
+        if not self.replicated:
+            return self
+        return TensorSharding(self.mesh_name, self.dims, (), self.unreduced, self.inline_mesh)
 
     def all_axes(self) -> Iterable[AxisRef]:
         for d in self.dims:
@@ -262,7 +268,9 @@ class TensorSharding:
         yield from self.unreduced
 
     def with_mesh(self, mesh_name: str | None, inline_mesh: Mesh | None = None) -> "TensorSharding":
-        return replace(self, mesh_name=mesh_name, inline_mesh=inline_mesh)
+        if mesh_name == self.mesh_name and inline_mesh == self.inline_mesh:
+            return self
+        return TensorSharding(mesh_name, self.dims, self.replicated, self.unreduced, inline_mesh)
 
     def map_axes(self, fn) -> "TensorSharding":
         """Apply `fn(axes: tuple) -> tuple` to every axis list (dims, replicated, unreduced)."""

@@ -52,6 +52,19 @@ class ShardingStore:
         self.buffered = buffered
         self._slots: dict = {}  # (op, attr) -> list of shardings (None: absent)
         self._dirty: set = set()
+        # value -> where its sharding lives (buffered mode: the IR's structure does not
+        # change while a pass works on the buffer, but for erased ops, never asked again)
+        self._located: dict = {}
+        self._reads: dict = {}  # value -> (slot key, position, manual axes) (buffered mode)
+
+    def _locate(self, value: ir.Value):
+        if not self.buffered:
+            return self.locate(value)
+        try:
+            return self._located[value]
+        except KeyError:
+            where = self._located[value] = self.locate(value)
+            return where
 
     # ------------------------------------------------------------------ locating
     def locate(self, value: ir.Value):
@@ -94,14 +107,16 @@ class ShardingStore:
             return [codec.tensor_sharding(attrs[attr])]
         return list(codec.sharding_per_value(attrs[attr]))
 
-    def _slot(self, op: ir.Operation, attr: str, kind: str, values) -> list:
+    def _slot(self, op: ir.Operation, attr: str, kind: str, values_of) -> list:
+        """The slot's shardings; `values_of()` gives the values it holds (asked only
+        when it is read from the IR)."""
         if not self.buffered:
-            return self._read(op, attr, kind, values)
+            return self._read(op, attr, kind, values_of())
         key = (op, attr)
         try:
             return self._slots[key]
         except KeyError:
-            found = self._slots[key] = self._read(op, attr, kind, values)
+            found = self._slots[key] = self._read(op, attr, kind, values_of())
             return found
 
     def _values_of(self, op: ir.Operation, decl, is_block_arg: bool):
@@ -111,18 +126,30 @@ class ShardingStore:
         return op.results
 
     def get(self, value: ir.Value) -> TensorSharding | None:
-        where = self.locate(value)
+        if self.buffered:
+            read = self._reads.get(value)
+            if read is not None:  # (slot key, position, manual axes) found before
+                key, position, manual = read
+                sharding = self._slots[key][position]
+                if manual and sharding is not None:
+                    sharding = erase_manual_axes(sharding, manual)
+                return sharding
+        where = self._locate(value)
         if where is None:
             return None
         op, decl, index = where
-        is_block_arg = isinstance(value.owner, ir.Block)
-        attr = FUNC_ARGS if decl.kind == "func-arg-attrs" else decl.attr
-        shardings = self._slot(op, attr, decl.kind, self._values_of(op, decl, is_block_arg))
-        sharding = shardings[0 if decl.kind == "single" else index]
-        if sharding is not None:
-            manual = self._manual_axes(op, decl, is_block_arg)
-            if manual:
-                sharding = erase_manual_axes(sharding, manual)
+        kind = decl.kind
+        if kind == "func-arg-attrs" and not self.buffered:
+            return _func_attr_sharding(op, FUNC_ARGS, index)  # one entry, not the whole array
+        attr = FUNC_ARGS if kind == "func-arg-attrs" else decl.attr
+        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, isinstance(value.owner, ir.Block)))
+        position = 0 if kind == "single" else index
+        sharding = shardings[position]
+        manual = None if kind == "func-arg-attrs" else self._manual_axes(op, decl, isinstance(value.owner, ir.Block))
+        if self.buffered:
+            self._reads[value] = ((op, attr), position, manual)
+        if manual and sharding is not None:
+            sharding = erase_manual_axes(sharding, manual)
         return sharding
 
     # ------------------------------------------------------------------ writing
@@ -131,14 +158,16 @@ class ShardingStore:
 
         A per-value slot that does not exist yet gets fully open shardings on
         the same mesh for the op's other values (what Shardy does)."""
-        where = self.locate(value)
+        where = self._locate(value)
         if where is None:
             raise ValueError(f"'{_owner_name(value)}' keeps no sharding for this value")
         op, decl, index = where
         is_block_arg = isinstance(value.owner, ir.Block)
         attr = FUNC_ARGS if decl.kind == "func-arg-attrs" else decl.attr
         values = self._values_of(op, decl, is_block_arg)
-        shardings = self._slot(op, attr, decl.kind, values)
+        if decl.kind == "func-arg-attrs" and not self.buffered:
+            return _set_func_attr_sharding(op, FUNC_ARGS, index, len(values), sharding)
+        shardings = self._slot(op, attr, decl.kind, lambda: values)
         position = 0 if decl.kind == "single" else index
         if sharding is not None:
             manual = self._manual_axes(op, decl, is_block_arg)
@@ -166,10 +195,10 @@ class ShardingStore:
         return True
 
     def func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
-        return self._slot(func, FUNC_RESULTS, "func-arg-attrs", _func_results(func))[index]
+        return self._slot(func, FUNC_RESULTS, "func-arg-attrs", lambda: _func_results(func))[index]
 
     def set_func_result(self, func: ir.Operation, index: int, sharding: TensorSharding | None) -> bool:
-        shardings = self._slot(func, FUNC_RESULTS, "func-arg-attrs", _func_results(func))
+        shardings = self._slot(func, FUNC_RESULTS, "func-arg-attrs", lambda: _func_results(func))
         if shardings[index] == sharding:
             return False
         shardings[index] = sharding
@@ -192,6 +221,8 @@ class ShardingStore:
         for op, attr, kind, shardings in writes:
             _write(op, attr, kind, shardings)
         self._slots.clear()
+        self._located.clear()
+        self._reads.clear()
 
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
@@ -199,11 +230,32 @@ class ShardingStore:
             self._dirty.discard(key)
         for key in [k for k in self._slots if k[0] == op]:
             del self._slots[key]
+        self._reads.clear()
 
 
 def _func_results(func: ir.Operation):
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     return ftype.results
+
+
+def _func_attr_sharding(func: ir.Operation, key: str, index: int) -> TensorSharding | None:
+    """The `sdy.sharding` in entry `index` of a func's arg/res attrs (None: absent)."""
+    attrs = func.attributes
+    if key not in attrs:
+        return None
+    d = ir.DictAttr(ir.ArrayAttr(attrs[key])[index])
+    return codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
+
+
+def _set_func_attr_sharding(func: ir.Operation, key: str, index: int, count: int,
+                            sharding: TensorSharding | None) -> bool:
+    """Set (None: clear) one entry's `sdy.sharding`; returns whether it changed."""
+    if _func_attr_sharding(func, key, index) == sharding:
+        return False
+    shardings = [None] * count
+    shardings[index] = sharding
+    _write_func_attr_shardings(func, key, shardings, only=index)
+    return True
 
 
 def _write(op: ir.Operation, attr: str, kind: str, shardings) -> None:
@@ -223,7 +275,8 @@ def _write(op: ir.Operation, attr: str, kind: str, shardings) -> None:
         _write_func_attr_shardings(op, attr, shardings)
 
 
-def _write_func_attr_shardings(func: ir.Operation, key: str, shardings) -> None:
+def _write_func_attr_shardings(func: ir.Operation, key: str, shardings, only: int | None = None) -> None:
+    """Write the shardings into a func's arg/res attrs (`only`: just that entry)."""
     attrs = func.attributes
     if key in attrs:
         dicts = list(ir.ArrayAttr(attrs[key]))
@@ -233,6 +286,8 @@ def _write_func_attr_shardings(func: ir.Operation, key: str, shardings) -> None:
         dicts = [ir.DictAttr.get({}) for _ in shardings]
     changed = False
     for index, sharding in enumerate(shardings):
+        if only is not None and index != only:
+            continue
         d = ir.DictAttr(dicts[index])
         current = codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
         if current == sharding:

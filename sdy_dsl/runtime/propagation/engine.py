@@ -31,8 +31,9 @@ from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
                                  intersect_directions, union_directions)
-from .heuristics import Heuristic, HeuristicOp, default_heuristics
+from .heuristics import Heuristic, HeuristicOp, default_heuristics, is_pass_through_factor
 from .projection import ShardingProjection
+from .step_memo import StepMemo
 
 if TYPE_CHECKING:  # imported where used: debug_info imports this package
     from ..debug_info import ShardingDebugInfo
@@ -144,6 +145,8 @@ class PropagationEngine:
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
         self._build_sharding_groups()
         self._build_call_graph()
+        self.steps = StepMemo()  # the algebra of each distinct step, done once
+        self._frames: dict = {}  # op -> (rule, operands, results) of its step, or None
 
     # ------------------------------------------------------------- meshes
 
@@ -346,6 +349,14 @@ class PropagationEngine:
                           result_shardings: list, set_operand, set_result, rule,
                           direction_along_factor, strategy: BasicFactorPropagation,
                           conservative: bool, notify, result_groups: bool = True) -> bool:
+        if self.debug is None:
+            directions = tuple([direction_along_factor(f) for f in range(len(rule.factor_sizes))])
+            step = self.steps.step(lambda: self._step_updates(
+                op, operand_shardings, result_shardings, rule, directions.__getitem__, strategy,
+                conservative), rule, directions, strategy, conservative, op,
+                operand_shardings, result_shardings)
+            return self._apply_step(step, op, operands, results, operand_shardings,
+                                    result_shardings, set_operand, set_result, notify, result_groups)
         mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
         if mesh_name is None:
             return False
@@ -381,9 +392,49 @@ class PropagationEngine:
                 operands, results, [self.get(v) for v in operands], [self.get(v) for v in results]))
         return any_updated
 
+    def _step_updates(self, op, operand_shardings, result_shardings, rule, direction_along_factor,
+                      strategy, conservative) -> tuple:
+        """The pure part of a step (memoized by StepMemo): the new shardings of the
+        operands and results it updates, as ((index, sharding), ...) each."""
+        mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
+        mesh = self.meshes.get(mesh_name) if mesh_name is not None else None
+        if mesh is None or mesh.is_maximal:
+            return (), ()  # as propagate_tensors: no common mesh, or a maximal one
+        projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        if rule.blocked_propagation_factors:
+            direction_along_factor = _blocking(direction_along_factor, rule.blocked_propagation_factors)
+        updated_operands, updated_results = strategy.propagate(
+            projection, direction_along_factor, rule.factor_sizes, mesh, conservative, op)
+        sizes = rule.factor_sizes
+        return (tuple((i, projection.operands[i].to_tensor_sharding(rule.operand_mappings[i], sizes,
+                                                                    mesh_name, mesh))
+                      for i in sorted(updated_operands)),
+                tuple((i, projection.results[i].to_tensor_sharding(rule.result_mappings[i], sizes,
+                                                                   mesh_name, mesh))
+                      for i in sorted(updated_results)))
+
+    def _apply_step(self, step, op, operands, results, operand_shardings, result_shardings,
+                    set_operand, set_result, notify, result_groups: bool) -> bool:
+        new_operands, new_results = step
+        any_updated = False
+        for i, new in new_operands:
+            if self._set_updated(operands[i], operand_shardings[i], new, set_operand, i, notify, True):
+                any_updated = True
+        for i, new in new_results:
+            if self._set_updated(results[i], result_shardings[i], new, set_result, i, notify,
+                                 result_groups):
+                any_updated = True
+        if self.trace is not None:
+            self.trace(op, operand_shardings, result_shardings, any_updated, lambda: (
+                operands, results, [self.get(v) for v in operands], [self.get(v) for v in results]))
+        return any_updated
+
     def _update_tensor(self, value, old, setter, index, factor_shardings, mapping, sizes,
                        mesh_name, mesh, notify, sync_group: bool) -> bool:
         new = factor_shardings.to_tensor_sharding(mapping, sizes, mesh_name, mesh)
+        return self._set_updated(value, old, new, setter, index, notify, sync_group)
+
+    def _set_updated(self, value, old, new, setter, index, notify, sync_group: bool) -> bool:
         if (old is None and new.is_fully_replicated) or new == old:
             return False  # the reference warns: strided view needed
         modified = self.shardable_value(value)
@@ -469,14 +520,26 @@ class PropagationEngine:
 
     # ------------------------------------------------------------- patterns
 
+    def _frame(self, op):
+        """(rule, operands, results) of a registered op's step, or None (no rule, or
+        one that does not fit the op); propagation changes no op's operands."""
+        try:
+            return self._frames[op]
+        except KeyError:
+            pass
+        rule, frame = self.rule_of(op), None
+        if rule is not None:
+            operands, results = list(op.operands), list(op.results)
+            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
+                frame = (rule, operands, results)
+        self._frames[op] = frame
+        return frame
+
     def propagate_registered_op(self, op, strategy, get_direction, notify) -> bool:
-        rule = self.rule_of(op)
-        if rule is None:
+        frame = self._frame(op)
+        if frame is None:
             return False
-        operands = list(op.operands)
-        results = list(op.results)
-        if len(rule.operand_mappings) != len(operands) or len(rule.result_mappings) != len(results):
-            return False
+        rule, operands, results = frame
         num_factors = len(rule.factor_sizes)
         directions_of_op = getattr(get_direction, "directions_of_op", None)
         directions = (directions_of_op(op, num_factors) if directions_of_op is not None
@@ -814,6 +877,9 @@ class HeuristicDirections:
     def __init__(self, engine: PropagationEngine, heuristics: Sequence[Heuristic]):
         self.engine = engine
         self.heuristics = list(heuristics)
+        # Rule-file heuristics see a factor only as pass-through or not: their unions
+        # are asked once per op for each kind, not once per factor.
+        self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         self.cache: dict = {}
         self.per_op: dict = {}  # op -> per priority, the tuple of its factors' directions
         self.erasures = engine.erasures
@@ -831,11 +897,18 @@ class HeuristicDirections:
             per_factor = self.cache[op] = {}
         unions = per_factor.get(factor)
         if unions is None:
-            view = HeuristicOp(op.name, op, self.engine.attached_rule(op))
-            acc, unions = Direction.NONE, []
-            for heuristic in self.heuristics:
-                acc = union_directions(acc, heuristic(view, factor))
-                unions.append(acc)
+            view = per_factor.get("view")  # one per op: its facts are asked once
+            if view is None:
+                view = per_factor["view"] = HeuristicOp(op.name, op, self.engine.attached_rule(op))
+            kind = ("kind", is_pass_through_factor(view, factor)) if self.by_factor_kind else None
+            unions = per_factor.get(kind) if kind is not None else None
+            if unions is None:
+                acc, unions = Direction.NONE, []
+                for heuristic in self.heuristics:
+                    acc = union_directions(acc, heuristic(view, factor))
+                    unions.append(acc)
+                if kind is not None:
+                    per_factor[kind] = unions
             per_factor[factor] = unions
         return unions
 

@@ -33,6 +33,14 @@ class HeuristicOp:
     name: str
     operation: Any
     rule: Any  # the OpShardingRule attached to the op, or None
+    facts: dict = field(default_factory=dict)  # factor-independent predicates, asked once
+
+    def fact(self, name: str, compute: Callable[[Any], bool]) -> bool:
+        try:
+            return self.facts[name]
+        except KeyError:
+            found = self.facts[name] = compute(self.operation)
+            return found
 
 
 def is_elementwise_operation(operation) -> bool:
@@ -42,7 +50,7 @@ def is_elementwise_operation(operation) -> bool:
 
 
 def is_elementwise(op: HeuristicOp, factor: int) -> bool:
-    return is_elementwise_operation(op.operation)
+    return op.fact("elementwise", is_elementwise_operation)
 
 
 def is_pass_through_factor(op: HeuristicOp, factor: int) -> bool:
@@ -69,7 +77,11 @@ def _is_scalar(value) -> bool:
 def has_multi_use_operand(op: HeuristicOp, factor: int) -> bool:
     """Whether a non-scalar operand has other uses (propagating through the op
     could then conflict with them)."""
-    for operand in op.operation.operands:
+    return op.fact("multi_use_operand", _has_multi_use_operand)
+
+
+def _has_multi_use_operand(operation) -> bool:
+    for operand in operation.operands:
         uses = iter(operand.uses)
         next(uses, None)
         if next(uses, None) is not None and not _is_scalar(operand):
@@ -84,6 +96,19 @@ PREDICATES: dict[str, Predicate] = {
     "multi_use_operand": has_multi_use_operand,
     "always": always,
 }
+
+
+def _by_kind(predicate: Predicate) -> Predicate:
+    """Marks a predicate that sees a factor only through `is_pass_through_factor`
+    (every predicate a rule file can write): a heuristic made of such predicates
+    gives every pass-through factor of an op the same direction, and every other
+    factor the same direction, so it is asked once per op for each."""
+    predicate.by_factor_kind = True
+    return predicate
+
+
+for _predicate in PREDICATES.values():
+    _by_kind(_predicate)
 
 
 def op_name_in(names: Sequence[str]) -> Predicate:
@@ -101,7 +126,7 @@ def op_matching(names: Sequence[str], when, loc) -> Predicate:
 
     def predicate(op: HeuristicOp, factor: int) -> bool:
         return op.name in names and (condition is None or condition.holds(op.operation))
-    return predicate
+    return _by_kind(predicate)
 
 
 @dataclass
@@ -116,6 +141,11 @@ class Heuristic:
     name: str
     cases: list[Case] = field(default_factory=list)
     default: Direction = Direction.NONE
+
+    @property
+    def by_factor_kind(self) -> bool:
+        """Whether it sees factors only as pass-through or not (see `_by_kind`)."""
+        return all(getattr(case.predicate, "by_factor_kind", False) for case in self.cases)
 
     def __call__(self, op: HeuristicOp, factor: int) -> Direction:
         for case in self.cases:
@@ -143,13 +173,13 @@ def predicate_from_spec(spec, loc=None) -> Predicate:
         (key, value), = spec.items()
         if key == "all":
             parts = [predicate_from_spec(s, loc) for s in value]
-            return lambda op, f: all(p(op, f) for p in parts)
+            return _by_kind(lambda op, f: all(p(op, f) for p in parts))
         if key == "any":
             parts = [predicate_from_spec(s, loc) for s in value]
-            return lambda op, f: any(p(op, f) for p in parts)
+            return _by_kind(lambda op, f: any(p(op, f) for p in parts))
         if key == "not":
             inner = predicate_from_spec(value, loc)
-            return lambda op, f: not inner(op, f)
+            return _by_kind(lambda op, f: not inner(op, f))
     raise ValueError(f"bad heuristic predicate: {spec!r}")
 
 

@@ -1,0 +1,79 @@
+"""Memoized factor-propagation steps.
+
+A step's algebra (project the shardings onto the rule's factors, run the
+factor strategy, project the updated tensors back) is a pure function of the
+op's sharding rule, its operand and result shardings, the factor directions,
+the strategy, the conservative option and (aggressive strategy) whether the
+op is elementwise. Real models repeat the same ops with the same shardings in
+every layer and every optimizer update, so the memo does the algebra once per
+distinct situation, not once per op visit.
+
+The key is cheap: rules and shardings are interned to small integers, and an
+object already seen is found by its identity (the sharding store hands out the
+same objects again and again), so only an object never seen before is hashed.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+
+class Interner:
+    """Equal objects -> one small integer (None -> 0). Objects are kept alive,
+    so their ids stay theirs."""
+
+    __slots__ = ("_by_id", "_by_value")
+
+    def __init__(self):
+        self._by_id: dict[int, tuple[object, int]] = {}
+        self._by_value: dict[object, int] = {}
+
+    def __call__(self, obj) -> int:
+        if obj is None:
+            return 0
+        hit = self._by_id.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        token = self._by_value.get(obj)
+        if token is None:
+            token = self._by_value[obj] = len(self._by_value) + 1
+        self._by_id[id(obj)] = (obj, token)
+        return token
+
+
+class StepMemo:
+    """Step results by (rule, directions, strategy, conservative, elementwise,
+    operand shardings, result shardings)."""
+
+    MAX_ENTRIES = 200_000  # distinct situations kept; beyond, the memo starts over
+
+    def __init__(self):
+        self.intern = Interner()
+        self._steps: dict = {}
+        self._elementwise: dict = {}  # op -> bool, for strategies that ask (propagation
+        # erases ops but creates none, so an op's key is never another op's)
+
+    def elementwise(self, op, is_elementwise: Callable | None) -> bool:
+        if op is None or is_elementwise is None:
+            return False
+        try:
+            return self._elementwise[op]
+        except KeyError:
+            found = self._elementwise[op] = bool(is_elementwise(op))
+            return found
+
+    def step(self, compute: Callable, rule, directions: tuple, strategy, conservative: bool, op,
+             operand_shardings, result_shardings):
+        """`compute()`'s result, computed once per distinct key."""
+        intern = self.intern
+        key = (intern(rule), intern(directions), strategy, conservative,
+               self.elementwise(op, getattr(strategy, "is_elementwise", None)),
+               tuple([intern(s) for s in operand_shardings]),
+               tuple([intern(s) for s in result_shardings]))
+        try:
+            return self._steps[key]
+        except KeyError:
+            pass
+        if len(self._steps) >= self.MAX_ENTRIES:
+            self._steps.clear()
+        found = self._steps[key] = compute()
+        return found
