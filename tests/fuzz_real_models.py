@@ -27,6 +27,7 @@ import select
 import signal
 import sys
 import time
+import warnings
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,7 +228,11 @@ def with_shardings(text: str, args: dict[int, str | None], results: dict[int, st
 def in_child(fn, *args, timeout=CASE_TIMEOUT):
     """fn(*args) in a forked child: ('ok', value) | ('raised', repr) | ('died', why)."""
     rd, wr = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        # JAX warns when it has started threads (a model lowered in this process,
+        # not from the cache); the child runs MLIR passes only, never JAX.
+        warnings.filterwarnings("ignore", "os.fork", RuntimeWarning)
+        pid = os.fork()
     if pid == 0:
         os.close(rd)
         os.dup2(os.open(os.devnull, os.O_WRONLY), 2)  # MLIR diagnostics of rejected inputs
