@@ -12,7 +12,7 @@ Python branches. The registry of the running pass is `table()`: the run's
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from jaxlib.mlir import ir
@@ -126,23 +126,12 @@ class OpInterfaces:
     def merged_over(self, previous: "OpInterfaces", keys) -> "OpInterfaces":
         """This (a later file's) declaration over `previous`: the keys it
         declares replace, except data-flow declarations, which are tried first."""
-        merged = OpInterfaces(previous.results, previous.block_args, previous.collective,
-                              list(previous.data_flow), dict(previous.traits), previous.barrier_attr,
-                              previous.edge_kind, previous.callee_attr)
-        if "results" in keys:
-            merged.results = self.results
-        if "block-args" in keys:
-            merged.block_args = self.block_args
-        if "collective" in keys:
-            merged.collective = self.collective
+        merged = replace(previous, data_flow=list(previous.data_flow), traits=dict(previous.traits))
+        for key, name in _REPLACED_FIELDS.items():
+            if key in keys:
+                setattr(merged, name, getattr(self, name))
         if "data-flow" in keys:
             merged.data_flow = self.data_flow + merged.data_flow
-        if "barrier" in keys:
-            merged.barrier_attr = self.barrier_attr
-        if "edge" in keys:
-            merged.edge_kind = self.edge_kind
-        if "call" in keys:
-            merged.callee_attr = self.callee_attr
         for trait in TRAITS:
             if trait in keys:
                 if trait in self.traits:
@@ -153,6 +142,9 @@ class OpInterfaces:
 
 
 _OP_KEYS = ("results", "block-args", "collective", "data-flow", "barrier", "edge", "call") + TRAITS
+# YAML key -> the OpInterfaces field a later file's declaration replaces.
+_REPLACED_FIELDS = {"results": "results", "block-args": "block_args", "collective": "collective",
+                    "barrier": "barrier_attr", "edge": "edge_kind", "call": "callee_attr"}
 EDGE_KINDS = ("data-flow", "func-call")
 _COLLECTIVE_KEYS = ("allow-different-meshes", "allow-missing-input-sharding")
 
