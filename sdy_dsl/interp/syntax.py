@@ -31,6 +31,7 @@ a rule file is parsed once, not at every start.
 from __future__ import annotations
 
 import contextlib
+import re
 import copy
 from dataclasses import dataclass, field
 
@@ -180,6 +181,8 @@ _UNPARSED_TAIL = "cannot parse from here (unclosed bracket or unknown syntax)"
 
 MAX_NESTING = 64  # brackets nested in one expression or pattern
 MAX_TEXT = 100_000  # characters of one expression or pattern
+MAX_PATTERN_LINES = 256  # ops in one pattern: each line's producers are matched recursively
+MAX_EXPR_WORDS = 2_000  # whitespace-separated words of one expression: operator chains recurse
 
 
 def unquoted(text: str, opening: str = "([{", closing: str = ")]}"):
@@ -221,10 +224,21 @@ def _guarded(parse, text: str, what: str):
 
 
 def parse_pattern(text: str) -> Pattern:
+    # The limit does not depend on the interpreter's recursion limit (which
+    # other libraries in the process may raise).
+    lines = [i for i, ch, _ in unquoted(text) if ch in "\n;"]
+    if len(lines) >= MAX_PATTERN_LINES:
+        raise SyntaxErrorAt(lines[MAX_PATTERN_LINES - 1],
+                            f"pattern nested too deeply (more than {MAX_PATTERN_LINES} ops)")
     return _guarded(_parse_pattern, text, "pattern")
 
 
 def parse_expr(text: str) -> Expr:
+    # As for patterns, a limit of our own, not the interpreter's recursion limit.
+    words = list(re.finditer(r"\S+", text))
+    if len(words) > MAX_EXPR_WORDS:
+        raise SyntaxErrorAt(words[MAX_EXPR_WORDS].start(),
+                            f"expression nested too deeply (more than {MAX_EXPR_WORDS} words)")
     return _guarded(_parse_expr, text, "expression")
 
 
