@@ -19,6 +19,7 @@ from jaxlib.mlir import ir
 
 from ..errors import RuleFileError
 from .sharding import TensorSharding, codec
+from . import op_registry
 from .sharding_store import ShardingStore
 from .values import SHARDING_ATTR, operation
 
@@ -400,8 +401,7 @@ def check_attr_names(op_name: str, names, loc) -> None:
 
 def table() -> InterfaceRegistry:
     """The op interfaces of the running pass (the built-in ones outside a run)."""
-    from .op_registry import active
-    return active().interfaces
+    return op_registry.active().interfaces
 
 
 def _slot_of(value: ir.Value):
