@@ -182,19 +182,11 @@ def count_ops(path: Path) -> int:
     from jaxlib.mlir import ir
 
     from sdy_dsl.mlir_context import make_context
+    from sdy_dsl.runtime.values import count_ops as count_ops_under
 
     ctx = make_context()
     with ctx:
-        module = ir.Module.parse(path.read_text())
-        count = 0
-
-        def visit(_op):
-            nonlocal count
-            count += 1
-            return ir.WalkResult.ADVANCE
-
-        module.operation.walk(visit)
-    return count
+        return count_ops_under(ir.Module.parse(path.read_text()).operation)
 
 
 # --------------------------------------------------------------------------- runners

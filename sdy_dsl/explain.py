@@ -32,7 +32,7 @@ from .passes import PassRegistry
 from .pipeline import Pipeline
 from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
 from .runtime.values import SHARDING_ATTR
-from .trace import ops_under
+from .runtime.values import ops_under
 
 # The reference's debug options (pass option names of Shardy's passes).
 DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",

@@ -25,17 +25,7 @@ from typing import Callable, Sequence
 from jaxlib.mlir import ir
 
 from .interp.driver import Observer, location_text
-
-
-def ops_under(root) -> list[ir.Operation]:
-    """Every op under ROOT, ROOT included, in pre-order."""
-    ops: list[ir.Operation] = []
-
-    def visit(op):
-        ops.append(op)
-        return ir.WalkResult.ADVANCE
-    root.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return ops
+from .runtime.values import ops_under
 
 
 def _text(sharding) -> str:

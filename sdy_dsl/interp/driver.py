@@ -25,10 +25,11 @@ import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 
 from ..diagnostics import PassFailure
 from ..errors import SdyDslError
+from ..runtime.values import count_ops
 from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
 from .matcher import as_operation
-from .rulefile import DriverConfig, PassDef, Rule, Stage
+from .rulefile import DriverConfig, PassDef, Rule
 
 
 @dataclass
@@ -386,14 +387,7 @@ class Budget:
         if self.stage is None:
             return
         if self.limit is None and self.fires >= self.FREE:
-            count = 0
-
-            def visit(_):
-                nonlocal count
-                count += 1
-                return ir.WalkResult.ADVANCE
-            self.anchor.walk(visit)
-            self.limit = 10 * count + self.FREE
+            self.limit = 10 * count_ops(self.anchor) + self.FREE
         if self.limit is not None and self.fires > self.limit:
             setting = ("its 'max-rewrites'" if self.stage.driver.max_rewrites
                        else "the default of 10 per op + 10,000; set 'max-rewrites' in the driver to change it")

@@ -53,6 +53,29 @@ class MeshTable:
         return self.meshes[sharding.mesh_name]
 
 
+def ops_under(root) -> list[ir.Operation]:
+    """Every op under ROOT, ROOT included, in pre-order."""
+    ops: list[ir.Operation] = []
+
+    def visit(op):
+        ops.append(op)
+        return ir.WalkResult.ADVANCE
+    operation(root).walk(visit, ir.WalkOrder.PRE_ORDER)
+    return ops
+
+
+def count_ops(root) -> int:
+    """How many ops are under ROOT, ROOT included."""
+    count = 0
+
+    def visit(_op):
+        nonlocal count
+        count += 1
+        return ir.WalkResult.ADVANCE
+    operation(root).walk(visit)
+    return count
+
+
 def module_of(op) -> ir.Operation:
     op = operation(op)
     while op.name != "builtin.module":

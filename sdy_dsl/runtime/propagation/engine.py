@@ -26,7 +26,7 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import DimSharding, Mesh, TensorSharding, codec
-from ..values import operation, tensor_type
+from ..values import operation, ops_under, tensor_type
 from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
@@ -693,15 +693,7 @@ class PropagationEngine:
             self.apply_patterns(op, strategy, get_direction, notify)
 
     def _preorder(self) -> list[ir.Operation]:
-        out = []
-
-        def visit(op):
-            out.append(op.operation)
-            return ir.WalkResult.ADVANCE
-
-        for op in self.module.regions[0].blocks[0].operations:
-            op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-        return out
+        return ops_under(self.module)[1:]  # the module's ops, not the module
 
     def _push_with_ancestors(self, worklist: Worklist, op: ir.Operation) -> None:
         chain = [op]
