@@ -56,6 +56,9 @@ class ShardingStore:
         # change while a pass works on the buffer, but for erased ops, never asked again)
         self._located: dict = {}
         self._reads: dict = {}  # value -> (slot key, position, manual axes) (buffered mode)
+        # Called with each value whose sharding a `set` changed (propagation
+        # uses it to know which ops' inputs changed).
+        self.on_change = None
 
     def _locate(self, value: ir.Value):
         if not self.buffered:
@@ -183,15 +186,25 @@ class ShardingStore:
             if self.buffered:
                 self._slots[(op, attr)] = shardings
             self._write_or_mark(op, attr, decl.kind, shardings)
+            if self.on_change is not None:
+                self.on_change(value)
             return True
+        on_change = self.on_change
         if decl.kind == "per-value" and any(s is None for s in shardings):
-            shardings = [s if s is not None else fully_open(sharding.mesh_name, rank_of(v.type),
-                                                            sharding.inline_mesh)
-                         for s, v in zip(shardings, values)]
+            filled = [s if s is not None else fully_open(sharding.mesh_name, rank_of(v.type),
+                                                         sharding.inline_mesh)
+                      for s, v in zip(shardings, values)]
+            if on_change is not None:  # the other values got open shardings too
+                for v, old in zip(values, shardings):
+                    if old is None:
+                        on_change(v)
+            shardings = filled
             if self.buffered:
                 self._slots[(op, attr)] = shardings
         shardings[position] = sharding
         self._write_or_mark(op, attr, decl.kind, shardings)
+        if on_change is not None:
+            on_change(value)
         return True
 
     def func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:

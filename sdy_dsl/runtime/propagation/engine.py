@@ -31,7 +31,8 @@ from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
                                  intersect_directions, union_directions)
-from .heuristics import Heuristic, HeuristicOp, default_heuristics, is_pass_through_factor
+from .heuristics import (Heuristic, HeuristicOp, _has_multi_use_operand, default_heuristics,
+                         is_pass_through_factor)
 from .projection import ShardingProjection
 from .step_memo import StepMemo
 
@@ -104,6 +105,27 @@ class Worklist:
         return bool(self.index)
 
 
+class OpNode:
+    """What the engine keeps about one op while propagating (dropped when the
+    op is erased): how it propagates, its step's frame, and whether its last
+    step changed nothing."""
+
+    __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions")
+
+    # kinds: how apply_patterns propagates the op
+    REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
+
+    def __init__(self, op, kind: int):
+        self.op = op
+        self.kind = kind
+        self.frame = False  # (rule, operands, results) of its step, None: none; False: not built
+        self.clean = None  # (directions, strategy) of a step that changed nothing, until
+        #                    one of its values' shardings changes
+        self.watched = False  # registered as a reader of its values' shardings
+        self.live_at = -1  # the engine's erasure count when the op was last seen alive
+        self.directions = None  # per op priority, its factors' directions (see HeuristicDirections)
+
+
 # ----------------------------------------------------------------- engine
 
 
@@ -118,10 +140,15 @@ class PropagationEngine:
         self.registry = registry or active()  # the op facts of the run
         self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
-        self._unchanged_by_step: dict = {}  # op -> inputs of its last step that changed nothing
+        self._nodes: dict = {}  # op -> OpNode
+        self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
+        self._structure_keys: dict = {}  # op -> its structure key (see structure_key)
+        self._rules_by_structure: dict = {}  # structure key -> rule
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
         self.rule_provider = rule_provider or self.registry.rule_for
+        if rule_provider is not None:
+            self._rules_by_structure = None
         self.dataflow = dataflow or DataFlowEdges(self.table)
         self.conservative = conservative
         self.trace = trace
@@ -139,6 +166,7 @@ class PropagationEngine:
         # Shardings are read once and kept in memory while propagating, then
         # written back once (flush).
         self.store = ShardingStore(self.table, buffered=True)
+        self.store.on_change = self._sharding_changed
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rules: dict[ir.Operation, OpShardingRule | None] = {}
@@ -146,7 +174,6 @@ class PropagationEngine:
         self._build_sharding_groups()
         self._build_call_graph()
         self.steps = StepMemo()  # the algebra of each distinct step, done once
-        self._frames: dict = {}  # op -> (rule, operands, results) of its step, or None
 
     # ------------------------------------------------------------- meshes
 
@@ -301,6 +328,55 @@ class PropagationEngine:
         """Write every changed sharding back to the IR."""
         self.store.flush()
 
+    def _sharding_changed(self, value: ir.Value) -> None:
+        watchers = self._watchers.get(value)
+        if watchers:
+            for node in watchers:
+                node.clean = None
+
+    def _watch(self, node: OpNode, values) -> None:
+        """Forget the node's clean state whenever one of these values' sharding changes."""
+        node.watched = True
+        for value in values:
+            shardable = self.shardable_value(value)
+            if shardable is not None:
+                self._watchers.setdefault(shardable, []).append(node)
+
+    def node(self, op: ir.Operation) -> OpNode:
+        try:
+            return self._nodes[op]
+        except KeyError:
+            pass
+        name = op.name
+        edge_kind = self.table.edge_kind(name)
+        if edge_kind == "data-flow":
+            kind = OpNode.DATA_FLOW_EDGE
+        elif edge_kind == "func-call":
+            kind = OpNode.FUNC_EDGE
+        elif self.table.barrier_attr(name) is not None:
+            kind = OpNode.BARRIER
+        else:
+            kind = OpNode.REGISTERED
+        node = self._nodes[op] = OpNode(op, kind)
+        return node
+
+    def structure_key(self, op: ir.Operation):
+        """(name, attributes, operand and result types) of an op without regions,
+        else None: what an op's sharding rule and op-priority directions are a
+        function of. MLIR uniques attributes and types, so the key is cheap to
+        hash; layers of a model share a few hundred keys."""
+        try:
+            return self._structure_keys[op]
+        except KeyError:
+            pass
+        key = None
+        if not len(op.regions):
+            attrs = op.attributes
+            key = (op.name, tuple([(n, attrs[n]) for n in attrs]),
+                   tuple([v.type for v in op.operands]), tuple([v.type for v in op.results]))
+        self._structure_keys[op] = key
+        return key
+
     # ------------------------------------------------------------- rules
 
     def rule_of(self, op: ir.Operation) -> OpShardingRule | None:
@@ -314,7 +390,15 @@ class PropagationEngine:
             rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
             self._rule_attached[op] = rule
         else:
-            rule = self.rule_provider(op, self.conservative)
+            # The registry's rule is a function of the op's structure; a rule
+            # provider given by a caller may look at anything.
+            key = self.structure_key(op) if self._rules_by_structure is not None else None
+            if key is not None and key in self._rules_by_structure:
+                rule = self._rules_by_structure[key]
+            else:
+                rule = self.rule_provider(op, self.conservative)
+                if key is not None:
+                    self._rules_by_structure[key] = rule
             if rule is not None:
                 self._rule_attached[op] = rule
         self._rules[op] = rule
@@ -523,45 +607,44 @@ class PropagationEngine:
     def _frame(self, op):
         """(rule, operands, results) of a registered op's step, or None (no rule, or
         one that does not fit the op); propagation changes no op's operands."""
-        try:
-            return self._frames[op]
-        except KeyError:
-            pass
-        rule, frame = self.rule_of(op), None
+        rule = self.rule_of(op)
         if rule is not None:
             operands, results = list(op.operands), list(op.results)
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
-                frame = (rule, operands, results)
-        self._frames[op] = frame
-        return frame
+                return (rule, operands, results)
+        return None
 
-    def propagate_registered_op(self, op, strategy, get_direction, notify) -> bool:
-        frame = self._frame(op)
+    def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
+        frame = node.frame
+        if frame is False:
+            frame = node.frame = self._frame(node.op)
         if frame is None:
             return False
         rule, operands, results = frame
-        num_factors = len(rule.factor_sizes)
+        op = node.op
         directions_of_op = getattr(get_direction, "directions_of_op", None)
-        directions = (directions_of_op(op, num_factors) if directions_of_op is not None
-                      else tuple(get_direction(op, f) for f in range(num_factors)))
-        if self.trace is None and not any(directions):
-            return False  # no factor may propagate: nothing can change
+        directions = (directions_of_op(node, len(rule.factor_sizes)) if directions_of_op is not None
+                      else tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))]))
+        tracing = self.trace is not None
+        if not tracing:
+            if not any(directions):
+                return False  # no factor may propagate: nothing can change
+            # A step is a function of the shardings, the rule, the directions
+            # and the strategy: if it changed nothing with these inputs before,
+            # it would change nothing again (most visits are such repeats).
+            clean = node.clean
+            if clean is not None and clean[1] is strategy and clean[0] == directions:
+                return False
         operand_shardings = [self.get(v) for v in operands]
         result_shardings = [self.get(v) for v in results]
-        # A step is a function of the shardings, the rule, the directions and
-        # the strategy: if it changed nothing with these inputs before, it
-        # would change nothing again (most visits are such repeats).
-        seen = (directions, strategy, operand_shardings, result_shardings)
-        if self.trace is None and self._unchanged_by_step.get(op) == seen:
-            return False
         changed = self.propagate_tensors(
             op, operands, results, operand_shardings, result_shardings,
             lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
             rule, directions.__getitem__, strategy, self.conservative, notify)
-        if changed:
-            self._unchanged_by_step.pop(op, None)
-        else:
-            self._unchanged_by_step[op] = seen
+        if not changed and not tracing:
+            if not node.watched:
+                self._watch(node, operands + results)
+            node.clean = (directions, strategy)
         return changed
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
@@ -616,20 +699,19 @@ class PropagationEngine:
             identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
             False, notify)
 
-    def apply_patterns(self, op, strategy, get_direction, notify) -> bool:
-        name = op.name
-        edge_kind = self.table.edge_kind(name)
-        if edge_kind == "data-flow":
-            if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
+    def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
+        kind = node.kind
+        if kind != OpNode.REGISTERED:
+            op = node.op
+            if kind == OpNode.DATA_FLOW_EDGE:
+                if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
+                    return True
+            elif kind == OpNode.FUNC_EDGE:
+                if self.propagate_func_data_flow_edge(op, strategy, get_direction, notify):
+                    return True
+            elif self.propagate_barrier(op, self.table.barrier_attr(op.name), strategy, notify):
                 return True
-        elif edge_kind == "func-call":
-            if self.propagate_func_data_flow_edge(op, strategy, get_direction, notify):
-                return True
-        else:
-            barrier = self.table.barrier_attr(name)
-            if barrier is not None and self.propagate_barrier(op, barrier, strategy, notify):
-                return True
-        return self.propagate_registered_op(op, strategy, get_direction, notify)
+        return self.propagate_registered_op(node, strategy, get_direction, notify)
 
     # ------------------------------------------------------------- func results
 
@@ -682,15 +764,23 @@ class PropagationEngine:
             if modified != current[0]:
                 self._push_with_ancestors(worklist, modified)
 
+        nodes = self._nodes
         while worklist:
             op = worklist.pop()
             if op is None:
                 break
-            if self._is_trivially_dead(op):
-                self._erase(op, worklist)
-                continue
+            node = nodes.get(op)
+            if node is None:
+                node = self.node(op)
+            if node.live_at != self.erasures:
+                # Only erasing an op takes uses away: an op seen alive since
+                # the last erasure still is.
+                if self._is_trivially_dead(op):
+                    self._erase(op, worklist)
+                    continue
+                node.live_at = self.erasures
             current[0] = op
-            self.apply_patterns(op, strategy, get_direction, notify)
+            self.apply_patterns(node, strategy, get_direction, notify)
 
     def _preorder(self) -> list[ir.Operation]:
         return ops_under(self.module)[1:]  # the module's ops, not the module
@@ -731,6 +821,11 @@ class PropagationEngine:
             self._forget(inner)
         op.erase()
         self.erasures += 1
+        if any(self.table.edge_kind(inner.name) is not None for inner in nested):
+            # Where a value's sharding lives moved (an erased edge): watch anew.
+            self._watchers.clear()
+            for node in self._nodes.values():
+                node.clean, node.watched = None, False
 
     def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased) -> None:
         for operand in op.operands:
@@ -756,7 +851,8 @@ class PropagationEngine:
         self.store.forget(op)
         self._rules.pop(op, None)
         self._rule_attached.pop(op, None)
-        self._unchanged_by_step.pop(op, None)
+        self._nodes.pop(op, None)
+        self._structure_keys.pop(op, None)
 
     # ------------------------------------------------------------- user priorities
 
@@ -873,13 +969,13 @@ class HeuristicDirections:
         # are asked once per op for each kind, not once per factor.
         self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         self.cache: dict = {}
-        self.per_op: dict = {}  # op -> per priority, the tuple of its factors' directions
+        # (structure key, multi-use operand) -> per priority, the tuple of its factors' directions
+        self.by_structure: dict = {}
         self.erasures = engine.erasures
 
     def _forget_if_erased(self) -> None:
         if self.erasures != self.engine.erasures:
             self.cache.clear()
-            self.per_op.clear()
             self.erasures = self.engine.erasures
 
     def unions(self, op, factor: int) -> list[Direction]:
@@ -904,13 +1000,26 @@ class HeuristicDirections:
             per_factor[factor] = unions
         return unions
 
-    def directions_of_op(self, op, num_factors: int, priority: int) -> tuple:
-        self._forget_if_erased()
-        per_priority = self.per_op.get(op)
+    def directions_of_op(self, node: OpNode, num_factors: int, priority: int) -> tuple:
+        """The node's factors' directions at `priority` (kept on the node)."""
+        kept = node.directions
+        if kept is not None and kept[0] is self and kept[1] == self.engine.erasures:
+            return kept[2][priority]  # (uses, which a heuristic may ask about, fall with erasures)
+        op = node.op
+        key = None
+        if self.by_factor_kind:
+            # Rule-file heuristics see the op's structure (name, attributes,
+            # rule) and whether an operand has other uses: ops alike share them.
+            structure = self.engine.structure_key(op)
+            if structure is not None:
+                key = (structure, _has_multi_use_operand(op))
+        per_priority = self.by_structure.get(key) if key is not None else None
         if per_priority is None:
             unions = [self.unions(op, f) for f in range(num_factors)]
-            per_priority = self.per_op[op] = [tuple(u[p] for u in unions)
-                                              for p in range(len(self.heuristics))]
+            per_priority = [tuple(u[p] for u in unions) for p in range(len(self.heuristics))]
+            if key is not None:
+                self.by_structure[key] = per_priority
+        node.directions = (self, self.engine.erasures, per_priority)
         return per_priority[priority]
 
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
@@ -918,7 +1027,7 @@ class HeuristicDirections:
             return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
         if get_direction is propagate_any:
             # Nothing to intersect with: a step asks for all its factors at once.
-            direction.directions_of_op = lambda op, n: self.directions_of_op(op, n, priority)
+            direction.directions_of_op = lambda node, n: self.directions_of_op(node, n, priority)
         return direction
 
 
