@@ -408,7 +408,7 @@ def run_ours(text: str, strategy: str) -> str:
     from propagation_support import reference_rule_provider
     from sdy_dsl.mlir_context import make_context
     from sdy_dsl.runtime.propagation import propagate
-    from sdy_dsl.runtime.propagation.engine import default_rule_provider
+    from sdy_dsl.runtime.op_registry import active
     from sdy_dsl.runtime.sharding import codec
     codec.clear()
     with make_context():
@@ -419,7 +419,7 @@ def run_ours(text: str, strategy: str) -> str:
             known[op] = reference(op, False)
 
         def provider(op, conservative):
-            return known[op] if op in known else default_rule_provider(op, conservative)
+            return known[op] if op in known else active().rule_for(op, conservative)
 
         propagate(module.operation, strategy, rule_provider=provider)
         out = str(module)

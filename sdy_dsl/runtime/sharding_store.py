@@ -56,6 +56,7 @@ class ShardingStore:
         # change while a pass works on the buffer, but for erased ops, never asked again)
         self._located: dict = {}
         self._reads: dict = {}  # value -> (slot key, position, manual axes) (buffered mode)
+        self._current: dict = {}  # value -> its sharding as `get` returns it (buffered mode)
         # Called with each value whose sharding a `set` changed (propagation
         # uses it to know which ops' inputs changed).
         self.on_change = None
@@ -130,6 +131,16 @@ class ShardingStore:
 
     def get(self, value: ir.Value) -> TensorSharding | None:
         if self.buffered:
+            try:
+                return self._current[value]
+            except KeyError:
+                pass
+            found = self._current[value] = self._get(value)
+            return found
+        return self._get(value)
+
+    def _get(self, value: ir.Value) -> TensorSharding | None:
+        if self.buffered:
             read = self._reads.get(value)
             if read is not None:  # (slot key, position, manual axes) found before
                 key, position, manual = read
@@ -186,26 +197,27 @@ class ShardingStore:
             if self.buffered:
                 self._slots[(op, attr)] = shardings
             self._write_or_mark(op, attr, decl.kind, shardings)
-            if self.on_change is not None:
-                self.on_change(value)
+            self._changed(value)
             return True
-        on_change = self.on_change
         if decl.kind == "per-value" and any(s is None for s in shardings):
             filled = [s if s is not None else fully_open(sharding.mesh_name, rank_of(v.type),
                                                          sharding.inline_mesh)
                       for s, v in zip(shardings, values)]
-            if on_change is not None:  # the other values got open shardings too
-                for v, old in zip(values, shardings):
-                    if old is None:
-                        on_change(v)
+            for v, old in zip(values, shardings):
+                if old is None:  # the other values got open shardings too
+                    self._changed(v)
             shardings = filled
             if self.buffered:
                 self._slots[(op, attr)] = shardings
         shardings[position] = sharding
         self._write_or_mark(op, attr, decl.kind, shardings)
-        if on_change is not None:
-            on_change(value)
+        self._changed(value)
         return True
+
+    def _changed(self, value: ir.Value) -> None:
+        self._current.pop(value, None)
+        if self.on_change is not None:
+            self.on_change(value)
 
     def func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
         return self._slot(func, FUNC_RESULTS, "func-arg-attrs", lambda: _func_results(func))[index]
@@ -236,6 +248,7 @@ class ShardingStore:
         self._slots.clear()
         self._located.clear()
         self._reads.clear()
+        self._current.clear()
 
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
@@ -244,6 +257,7 @@ class ShardingStore:
         for key in [k for k in self._slots if k[0] == op]:
             del self._slots[key]
         self._reads.clear()
+        self._current.clear()
 
 
 def _func_results(func: ir.Operation):
