@@ -166,6 +166,11 @@ class ShardingStore:
             sharding = erase_manual_axes(sharding, manual)
         return sharding
 
+    def may_hold(self, op: ir.Operation, attr: str) -> bool:
+        """False when the op's slot `attr` surely holds no sharding (a quick
+        test for walks over every op)."""
+        return (op, attr) in self._slots or attr in op.attributes
+
     # ------------------------------------------------------------------ writing
     def set(self, value: ir.Value, sharding: TensorSharding | None) -> bool:
         """Set (None: clear) a value's sharding; returns whether it changed.

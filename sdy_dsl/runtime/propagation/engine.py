@@ -19,6 +19,7 @@ written back once at the end): see ShardingStore.
 """
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -53,8 +54,14 @@ def propagate_any(op, factor: int) -> Direction:
 
 
 def identity_rule(shape: Sequence[int], num_operands: int = 1) -> OpShardingRule:
+    return _identity_rule(tuple(shape), num_operands)
+
+
+@functools.lru_cache(maxsize=4096)
+def _identity_rule(shape: tuple, num_operands: int) -> OpShardingRule:
+    # one object per shape: the step memo finds a rule it has seen by identity
     dims = tuple((i,) for i in range(len(shape)))
-    return OpShardingRule(tuple(shape), (dims,) * num_operands, (dims,))
+    return OpShardingRule(shape, (dims,) * num_operands, (dims,))
 
 
 def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
@@ -110,7 +117,8 @@ class OpNode:
     op is erased): how it propagates, its step's frame, and whether its last
     step changed nothing."""
 
-    __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions")
+    __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
+                 "step_key")
 
     # kinds: how apply_patterns propagates the op
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
@@ -124,6 +132,8 @@ class OpNode:
         self.watched = False  # registered as a reader of its values' shardings
         self.live_at = -1  # the engine's erasure count when the op was last seen alive
         self.directions = None  # per op priority, its factors' directions (see HeuristicDirections)
+        self.values = None  # where its operands' and results' shardings live (shardable values)
+        self.step_key = None  # (directions, strategy, the memo key's part they fix)
 
 
 # ----------------------------------------------------------------- engine
@@ -141,6 +151,11 @@ class PropagationEngine:
         self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._nodes: dict = {}  # op -> OpNode
+        self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
+        self._notified: dict = {}  # value -> the ops a change of its sharding notifies
+        self._notified_erasures = 0
+        self._ancestors: dict = {}  # op -> (op, its ancestors below the module), until an erasure
+        self._ancestors_erasures = 0
         self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
         self._structure_keys: dict = {}  # op -> its structure key (see structure_key)
         self._rules_by_structure: dict = {}  # structure key -> rule
@@ -592,6 +607,23 @@ class PropagationEngine:
         return self.funcs_by_name.get(ir.FlatSymbolRefAttr(attr).value)
 
     def notify_sharding_modified(self, value: ir.Value, notify) -> None:
+        """Notify the ops a change of `value`'s sharding concerns: its owner,
+        its users (through edges, terminators and calls). They depend on the
+        IR's structure only, which propagation changes only by erasing ops:
+        kept per value until an erasure."""
+        if self._notified_erasures != self.erasures:
+            self._notified.clear()
+            self._notified_erasures = self.erasures
+        try:
+            targets = self._notified[value]
+        except KeyError:
+            found = []
+            self._notify_sharding_modified(value, found.append)
+            targets = self._notified[value] = tuple(found)
+        for op in targets:
+            notify(op)
+
+    def _notify_sharding_modified(self, value: ir.Value, notify) -> None:
         if isinstance(value, ir.OpResult):
             op = value.owner.operation
             if op.name == DATA_FLOW_EDGE:
@@ -635,17 +667,60 @@ class PropagationEngine:
             clean = node.clean
             if clean is not None and clean[1] is strategy and clean[0] == directions:
                 return False
-        operand_shardings = [self.get(v) for v in operands]
-        result_shardings = [self.get(v) for v in results]
-        changed = self.propagate_tensors(
-            op, operands, results, operand_shardings, result_shardings,
-            lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
-            rule, directions.__getitem__, strategy, self.conservative, notify)
+        if self.debug is None and not tracing:
+            changed = self._registered_step(node, rule, operands, results, directions, strategy,
+                                            notify)
+        else:
+            operand_shardings = [self.get(v) for v in operands]
+            result_shardings = [self.get(v) for v in results]
+            changed = self.propagate_tensors(
+                op, operands, results, operand_shardings, result_shardings,
+                lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
+                rule, directions.__getitem__, strategy, self.conservative, notify)
         if not changed and not tracing:
             if not node.watched:
                 self._watch(node, operands + results)
             node.clean = (directions, strategy)
         return changed
+
+    def _registered_step(self, node: OpNode, rule, operands, results, directions, strategy,
+                         notify) -> bool:
+        """propagate_tensors for a registered op, without debug info or trace: the
+        same memoized step, its inputs and key parts kept on the node."""
+        values = node.values
+        if values is None:
+            values = node.values = [self.shardable_value(v) for v in operands + results]
+        get = self.store.get
+        shardings = [get(v) if v is not None else None for v in values]
+        num_operands = len(operands)
+        operand_shardings, result_shardings = shardings[:num_operands], shardings[num_operands:]
+        kept = node.step_key
+        if kept is None or kept[1] is not strategy or kept[0] is not directions:
+            kept = node.step_key = (directions, strategy, self.steps.static_key(
+                rule, directions, strategy, self.conservative, node.op))
+        step = self.steps.step_with(kept[2], shardings, lambda: self._step_updates(
+            node.op, operand_shardings, result_shardings, rule, directions.__getitem__, strategy,
+            self.conservative))
+        any_updated = False
+        for base, updates in ((0, step[0]), (num_operands, step[1])):
+            for i, new in updates:
+                old = shardings[base + i]
+                if new is old or (old is None and new.is_fully_replicated) or new == old:
+                    continue
+                value = values[base + i]
+                if value is None:
+                    continue  # nowhere to keep it: Shardy's setSharding does nothing
+                self.store.set(value, new)
+                self.notify_sharding_modified(value, notify)
+                # (operands and results alike sync their sharding group)
+                gid = self.group_of.get(value)
+                if gid is not None:
+                    for member in self.group_members[gid]:
+                        if member != value:
+                            self.set(member, new)
+                            self.notify_sharding_modified(member, notify)
+                any_updated = True
+        return any_updated
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
         result = edge.results[0]
@@ -733,15 +808,24 @@ class PropagationEngine:
                 shape = static_shape(value.type)
                 if shape is None:
                     continue
-                self.propagate_tensors(
-                    func, [value], [value], [self.get(value)],
-                    [self.get_func_result(func, index)],
+                inputs = (strategy, self.get(value), self.get_func_result(func, index))
+                key = (func, index)
+                last = self._func_results_unchanged.get(key)
+                if (self.trace is None and last is not None
+                        and all(a is b for a, b in zip(last, inputs))):
+                    continue  # the same step changed nothing before
+                changed = self.propagate_tensors(
+                    func, [value], [value], [inputs[1]], [inputs[2]],
                     lambda i, s, v=value: self.set(v, s),
                     lambda i, s, f=func, r=index: self.set_func_result(f, r, s),
                     identity_rule(shape), propagate_any_factor, strategy, False, None,
                     # The reference syncs the returned value's sharding group
                     # when the value changes, not when the func result does.
                     result_groups=False)
+                if changed:
+                    self._func_results_unchanged.pop(key, None)
+                else:
+                    self._func_results_unchanged[key] = inputs
 
     # ------------------------------------------------------------- the rewrite driver
 
@@ -786,16 +870,24 @@ class PropagationEngine:
         return ops_under(self.module)[1:]  # the module's ops, not the module
 
     def _push_with_ancestors(self, worklist: Worklist, op: ir.Operation) -> None:
-        chain = [op]
-        parent = op.parent
-        while parent is not None:
-            parent = parent.operation
-            if parent == self.module:
-                break
-            chain.append(parent)
-            parent = parent.parent
+        if self._ancestors_erasures != self.erasures:
+            self._ancestors.clear()
+            self._ancestors_erasures = self.erasures
+        try:
+            chain = self._ancestors[op]
+        except KeyError:
+            chain = [op]
+            parent = op.parent
+            while parent is not None:
+                parent = parent.operation
+                if parent == self.module:
+                    break
+                chain.append(parent)
+                parent = parent.parent
+            chain = self._ancestors[op] = tuple(chain)
+        push = worklist.push
         for ancestor in chain:
-            worklist.push(ancestor)
+            push(ancestor)
 
     def _is_trivially_dead(self, op: ir.Operation) -> bool:
         for result in op.results:
@@ -868,7 +960,7 @@ class PropagationEngine:
                 s = self.get_func_result(func, i)
                 if s is not None:
                     refs.append((("res", func, i), s))
-        store, dataflow = self.store, self.dataflow
+        store, dataflow, table = self.store, self.dataflow, self.table
         values = []
 
         def visit(op):
@@ -877,7 +969,9 @@ class PropagationEngine:
                 blocks = op.regions[0].blocks
                 if len(blocks):
                     values.extend(blocks[0].arguments)
-            values.extend(op.results)
+            decl = table.result_slot(op.name)
+            if decl is not None and store.may_hold(op, decl.attr):
+                values.extend(op.results)
             return ir.WalkResult.ADVANCE
 
         for func in self.funcs:

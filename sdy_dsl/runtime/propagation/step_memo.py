@@ -61,6 +61,25 @@ class StepMemo:
             found = self._elementwise[op] = bool(is_elementwise(op))
             return found
 
+    def static_key(self, rule, directions: tuple, strategy, conservative: bool, op) -> tuple:
+        """The part of a step's key fixed by everything but the shardings."""
+        intern = self.intern
+        return (intern(rule), intern(directions), strategy, conservative,
+                self.elementwise(op, getattr(strategy, "is_elementwise", None)))
+
+    def step_with(self, static_key: tuple, shardings, compute: Callable):
+        """`compute()`'s result, once per (static key, shardings)."""
+        intern = self.intern
+        key = (static_key, tuple([intern(s) for s in shardings]))
+        try:
+            return self._steps[key]
+        except KeyError:
+            pass
+        if len(self._steps) >= self.MAX_ENTRIES:
+            self._steps.clear()
+        found = self._steps[key] = compute()
+        return found
+
     def step(self, compute: Callable, rule, directions: tuple, strategy, conservative: bool, op,
              operand_shardings, result_shardings):
         """`compute()`'s result, computed once per distinct key."""
