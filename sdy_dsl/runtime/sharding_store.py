@@ -56,7 +56,9 @@ class ShardingStore:
         # change while a pass works on the buffer, but for erased ops, never asked again)
         self._located: dict = {}
         self._reads: dict = {}  # value -> (slot key, position, manual axes) (buffered mode)
-        self._current: dict = {}  # value -> its sharding as `get` returns it (buffered mode)
+        # value -> its sharding as `get` returns it (buffered mode; a value is in
+        # it once read, until its sharding changes)
+        self.current: dict = {}
         # Called with each value whose sharding a `set` changed (propagation
         # uses it to know which ops' inputs changed).
         self.on_change = None
@@ -132,10 +134,10 @@ class ShardingStore:
     def get(self, value: ir.Value) -> TensorSharding | None:
         if self.buffered:
             try:
-                return self._current[value]
+                return self.current[value]
             except KeyError:
                 pass
-            found = self._current[value] = self._get(value)
+            found = self.current[value] = self._get(value)
             return found
         return self._get(value)
 
@@ -220,7 +222,7 @@ class ShardingStore:
         return True
 
     def _changed(self, value: ir.Value) -> None:
-        self._current.pop(value, None)
+        self.current.pop(value, None)
         if self.on_change is not None:
             self.on_change(value)
 
@@ -253,7 +255,7 @@ class ShardingStore:
         self._slots.clear()
         self._located.clear()
         self._reads.clear()
-        self._current.clear()
+        self.current.clear()
 
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
@@ -262,7 +264,7 @@ class ShardingStore:
         for key in [k for k in self._slots if k[0] == op]:
             del self._slots[key]
         self._reads.clear()
-        self._current.clear()
+        self.current.clear()
 
 
 def _func_results(func: ir.Operation):

@@ -75,41 +75,43 @@ def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
 
 
 class Worklist:
-    """LIFO with de-duplication (a pushed op already queued keeps its place)."""
+    """LIFO of OpNodes with de-duplication (a pushed node already queued keeps
+    its place); a node knows its own position, so no lookups are needed."""
 
-    __slots__ = ("items", "index")
+    __slots__ = ("items", "size")
 
-    def __init__(self):
-        self.items: list = []
-        self.index: dict = {}
+    def __init__(self, nodes_first_on_top: list):
+        """Start with `nodes_first_on_top` (the last pops first)."""
+        self.items = nodes_first_on_top
+        for position, node in enumerate(nodes_first_on_top):
+            node.queued = position
+        self.size = len(nodes_first_on_top)
 
-    def push(self, op: ir.Operation) -> None:
-        if op in self.index:
+    def push(self, node) -> None:
+        if node.queued >= 0:
             return
-        self.index[op] = len(self.items)
-        self.items.append(op)
-
-    def reverse(self) -> None:
-        self.items.reverse()
-        n = len(self.items) - 1
-        self.index = {op: n - i for op, i in self.index.items()}
+        node.queued = len(self.items)
+        self.items.append(node)
+        self.size += 1
 
     def pop(self):
         items = self.items
         while items:
-            op = items.pop()
-            if op is not None:
-                del self.index[op]
-                return op
+            node = items.pop()
+            if node is not None:
+                node.queued = -1
+                self.size -= 1
+                return node
         return None
 
-    def remove(self, op) -> None:
-        i = self.index.pop(op, None)
-        if i is not None:
-            self.items[i] = None
+    def remove(self, node) -> None:
+        if node.queued >= 0:
+            self.items[node.queued] = None
+            node.queued = -1
+            self.size -= 1
 
     def __bool__(self):
-        return bool(self.index)
+        return self.size > 0
 
 
 class OpNode:
@@ -118,7 +120,7 @@ class OpNode:
     step changed nothing."""
 
     __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
-                 "step_key")
+                 "step_key", "queued", "chain", "erased")
 
     # kinds: how apply_patterns propagates the op
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
@@ -133,7 +135,10 @@ class OpNode:
         self.live_at = -1  # the engine's erasure count when the op was last seen alive
         self.directions = None  # per op priority, its factors' directions (see HeuristicDirections)
         self.values = None  # where its operands' and results' shardings live (shardable values)
-        self.step_key = None  # (directions, strategy, the memo key's part they fix)
+        self.step_key = None  # [(directions, strategy, the step memo key's part they fix)]
+        self.queued = -1  # its position in the worklist, -1: not queued
+        self.chain = None  # itself and its ancestors below the module, pushed together
+        self.erased = False
 
 
 # ----------------------------------------------------------------- engine
@@ -154,8 +159,8 @@ class PropagationEngine:
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
         self._notified: dict = {}  # value -> the ops a change of its sharding notifies
         self._notified_erasures = 0
-        self._ancestors: dict = {}  # op -> (op, its ancestors below the module), until an erasure
-        self._ancestors_erasures = 0
+        self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
+        self._order_erasures = 0
         self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
         self._structure_keys: dict = {}  # op -> its structure key (see structure_key)
         self._rules_by_structure: dict = {}  # structure key -> rule
@@ -619,9 +624,9 @@ class PropagationEngine:
         except KeyError:
             found = []
             self._notify_sharding_modified(value, found.append)
-            targets = self._notified[value] = tuple(found)
-        for op in targets:
-            notify(op)
+            targets = self._notified[value] = tuple([self.node(op) for op in found])
+        for node in targets:
+            notify(node)
 
     def _notify_sharding_modified(self, value: ir.Value, notify) -> None:
         if isinstance(value, ir.OpResult):
@@ -654,9 +659,16 @@ class PropagationEngine:
             return False
         rule, operands, results = frame
         op = node.op
-        directions_of_op = getattr(get_direction, "directions_of_op", None)
-        directions = (directions_of_op(node, len(rule.factor_sizes)) if directions_of_op is not None
-                      else tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))]))
+        by_heuristics = getattr(get_direction, "heuristic_directions", None)
+        if by_heuristics is not None:
+            heuristics, priority = by_heuristics
+            kept = node.directions
+            if kept is not None and kept[0] is heuristics and kept[1] == self.erasures:
+                directions = kept[2][priority]
+            else:
+                directions = heuristics.directions_of_op(node, len(rule.factor_sizes), priority)
+        else:
+            directions = tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))])
         tracing = self.trace is not None
         if not tracing:
             if not any(directions):
@@ -690,15 +702,26 @@ class PropagationEngine:
         values = node.values
         if values is None:
             values = node.values = [self.shardable_value(v) for v in operands + results]
-        get = self.store.get
-        shardings = [get(v) if v is not None else None for v in values]
+        try:
+            current = self.store.current
+            shardings = [current[v] for v in values]  # read before and unchanged since
+        except KeyError:
+            get = self.store.get
+            shardings = [get(v) if v is not None else None for v in values]
+        if shardings.count(None) == len(shardings):
+            return False  # no sharding on any of its values: no mesh, nothing to propagate
         num_operands = len(operands)
         operand_shardings, result_shardings = shardings[:num_operands], shardings[num_operands:]
-        kept = node.step_key
-        if kept is None or kept[1] is not strategy or kept[0] is not directions:
-            kept = node.step_key = (directions, strategy, self.steps.static_key(
-                rule, directions, strategy, self.conservative, node.op))
-        step = self.steps.step_with(kept[2], shardings, lambda: self._step_updates(
+        keys = node.step_key
+        if keys is None:
+            keys = node.step_key = []
+        for kept_directions, kept_strategy, static in keys:
+            if kept_directions is directions and kept_strategy is strategy:
+                break
+        else:
+            static = self.steps.static_key(rule, directions, strategy, self.conservative, node.op)
+            keys.append((directions, strategy, static))
+        step = self.steps.step_with(static, shardings, lambda: self._step_updates(
             node.op, operand_shardings, result_shardings, rule, directions.__getitem__, strategy,
             self.conservative))
         any_updated = False
@@ -838,53 +861,49 @@ class PropagationEngine:
         reference never gives it (found by random differential testing; no
         case among ~3,600 random modules and the real models needs a second sweep).
         """
-        worklist = Worklist()
-        for op in self._preorder():
-            worklist.push(op)
-        worklist.reverse()
-        current = [None]
+        worklist = Worklist(self._preorder_nodes()[::-1])
+        current = None
 
-        def notify(modified):
-            if modified != current[0]:
-                self._push_with_ancestors(worklist, modified)
+        def notify(node):
+            if node is not current:
+                self._push_with_ancestors(worklist, node)
 
-        nodes = self._nodes
         while worklist:
-            op = worklist.pop()
-            if op is None:
-                break
-            node = nodes.get(op)
+            node = worklist.pop()
             if node is None:
-                node = self.node(op)
+                break
             if node.live_at != self.erasures:
                 # Only erasing an op takes uses away: an op seen alive since
                 # the last erasure still is.
-                if self._is_trivially_dead(op):
-                    self._erase(op, worklist)
+                if self._is_trivially_dead(node.op):
+                    self._erase(node.op, worklist)
                     continue
                 node.live_at = self.erasures
-            current[0] = op
+            current = node
             self.apply_patterns(node, strategy, get_direction, notify)
 
-    def _preorder(self) -> list[ir.Operation]:
-        return ops_under(self.module)[1:]  # the module's ops, not the module
+    def _preorder_nodes(self) -> list[OpNode]:
+        """The module's ops (not the module) in pre-order, as nodes; walked once,
+        then only erased ops leave it."""
+        if self._order is None:
+            self._order = [self.node(op) for op in ops_under(self.module)[1:]]
+        elif self._order_erasures != self.erasures:
+            self._order = [node for node in self._order if not node.erased]
+        self._order_erasures = self.erasures
+        return self._order
 
-    def _push_with_ancestors(self, worklist: Worklist, op: ir.Operation) -> None:
-        if self._ancestors_erasures != self.erasures:
-            self._ancestors.clear()
-            self._ancestors_erasures = self.erasures
-        try:
-            chain = self._ancestors[op]
-        except KeyError:
-            chain = [op]
-            parent = op.parent
+    def _push_with_ancestors(self, worklist: Worklist, node: OpNode) -> None:
+        chain = node.chain  # (an op's ancestors stay while it lives)
+        if chain is None:
+            chain = [node]
+            parent = node.op.parent
             while parent is not None:
                 parent = parent.operation
                 if parent == self.module:
                     break
-                chain.append(parent)
+                chain.append(self.node(parent))
                 parent = parent.parent
-            chain = self._ancestors[op] = tuple(chain)
+            chain = node.chain = tuple(chain)
         push = worklist.push
         for ancestor in chain:
             push(ancestor)
@@ -909,7 +928,10 @@ class PropagationEngine:
         for inner in nested:
             self._push_operand_definers(inner, worklist, erased)
         for inner in nested:
-            worklist.remove(inner)
+            node = self._nodes.get(inner)
+            if node is not None:
+                worklist.remove(node)
+                node.erased = True
             self._forget(inner)
         op.erase()
         self.erasures += 1
@@ -935,7 +957,7 @@ class PropagationEngine:
                 more = True
                 break
             if not more:
-                self._push_with_ancestors(worklist, operand.owner.operation)
+                self._push_with_ancestors(worklist, self.node(operand.owner.operation))
 
     def _forget(self, op: ir.Operation) -> None:
         if self.debug is not None:
@@ -1120,8 +1142,9 @@ class HeuristicDirections:
         def direction(op, factor: int) -> Direction:
             return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
         if get_direction is propagate_any:
-            # Nothing to intersect with: a step asks for all its factors at once.
-            direction.directions_of_op = lambda node, n: self.directions_of_op(node, n, priority)
+            # Nothing to intersect with: a step asks for all its factors at once
+            # (see PropagationEngine.propagate_registered_op).
+            direction.heuristic_directions = (self, priority)
         return direction
 
 
