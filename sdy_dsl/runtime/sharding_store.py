@@ -144,8 +144,8 @@ class ShardingStore:
     def _get(self, value: ir.Value) -> TensorSharding | None:
         if self.buffered:
             read = self._reads.get(value)
-            if read is not None:  # (slot key, position, manual axes) found before
-                key, position, manual = read
+            if read is not None:  # (slot key, position, manual axes, kind) found before
+                key, position, manual, _ = read
                 sharding = self._slots[key][position]
                 if manual and sharding is not None:
                     sharding = erase_manual_axes(sharding, manual)
@@ -163,7 +163,7 @@ class ShardingStore:
         sharding = shardings[position]
         manual = None if kind == "func-arg-attrs" else self._manual_axes(op, decl, isinstance(value.owner, ir.Block))
         if self.buffered:
-            self._reads[value] = ((op, attr), position, manual)
+            self._reads[value] = ((op, attr), position, manual, kind)
         if manual and sharding is not None:
             sharding = erase_manual_axes(sharding, manual)
         return sharding
@@ -179,6 +179,19 @@ class ShardingStore:
 
         A per-value slot that does not exist yet gets fully open shardings on
         the same mesh for the op's other values (what Shardy does)."""
+        if self.buffered and sharding is not None:
+            read = self._reads.get(value)
+            if read is not None and read[2] is None:
+                # Read before, no manual axes to keep: the slot is in memory.
+                key, position, _, kind = read
+                shardings = self._slots[key]
+                if kind != "per-value" or None not in shardings:  # (else: filled below)
+                    if shardings[position] == sharding:
+                        return False
+                    shardings[position] = sharding
+                    self._dirty.add((key[0], key[1], kind))
+                    self._changed(value)
+                    return True
         where = self._locate(value)
         if where is None:
             raise ValueError(f"'{_owner_name(value)}' keeps no sharding for this value")

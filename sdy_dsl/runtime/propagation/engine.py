@@ -120,7 +120,7 @@ class OpNode:
     step changed nothing."""
 
     __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
-                 "step_key", "queued", "chain", "erased")
+                 "step_key", "queued", "chain", "erased", "plain_user")
 
     # kinds: how apply_patterns propagates the op
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
@@ -139,6 +139,7 @@ class OpNode:
         self.queued = -1  # its position in the worklist, -1: not queued
         self.chain = None  # itself and its ancestors below the module, pushed together
         self.erased = False
+        self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
 
 
 # ----------------------------------------------------------------- engine
@@ -562,6 +563,15 @@ class PropagationEngine:
     def notify_users_modified(self, value: ir.Value, notify) -> None:
         for use in value.uses:
             user = use.owner.operation
+            node = self.node(user)
+            if node.plain_user is None:
+                # Not a terminator, a data-flow op or a call: its use is its own.
+                table = self.table
+                node.plain_user = (not table.is_terminator(user) and table.data_flow(user) is None
+                                   and table.callee_attr(user.name) is None)
+            if node.plain_user:
+                notify(user)
+                continue
             edge = self.dataflow.edge_of_source(use)
             if edge is not None:
                 notify(edge)
