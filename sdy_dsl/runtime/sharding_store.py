@@ -59,6 +59,11 @@ class ShardingStore:
         # value -> its sharding as `get` returns it (buffered mode; a value is in
         # it once read, until its sharding changes)
         self.current: dict = {}
+        # With an interner (sharding -> small int, None -> 0; propagation's):
+        # value -> the token of its current sharding (None stands for "no
+        # place to keep one", token 0), kept like `current`.
+        self.intern = None
+        self.tokens: dict = {None: 0}
         # Called with each value whose sharding a `set` changed (propagation
         # uses it to know which ops' inputs changed).
         self.on_change = None
@@ -141,6 +146,15 @@ class ShardingStore:
             return found
         return self._get(value)
 
+    def token(self, value: ir.Value | None) -> int:
+        """The interned token of the value's sharding (see `tokens`)."""
+        try:
+            return self.tokens[value]
+        except KeyError:
+            pass
+        found = self.tokens[value] = self.intern(self.get(value))
+        return found
+
     def _get(self, value: ir.Value) -> TensorSharding | None:
         if self.buffered:
             read = self._reads.get(value)
@@ -190,7 +204,11 @@ class ShardingStore:
                         return False
                     shardings[position] = sharding
                     self._dirty.add((key[0], key[1], kind))
-                    self._changed(value)
+                    self.current[value] = sharding
+                    if self.intern is not None:
+                        self.tokens[value] = self.intern(sharding)
+                    if self.on_change is not None:
+                        self.on_change(value)
                     return True
         where = self._locate(value)
         if where is None:
@@ -236,6 +254,7 @@ class ShardingStore:
 
     def _changed(self, value: ir.Value) -> None:
         self.current.pop(value, None)
+        self.tokens.pop(value, None)
         if self.on_change is not None:
             self.on_change(value)
 
@@ -269,6 +288,7 @@ class ShardingStore:
         self._located.clear()
         self._reads.clear()
         self.current.clear()
+        self.tokens = {None: 0}
 
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
@@ -278,6 +298,7 @@ class ShardingStore:
             del self._slots[key]
         self._reads.clear()
         self.current.clear()
+        self.tokens = {None: 0}
 
 
 def _func_results(func: ir.Operation):

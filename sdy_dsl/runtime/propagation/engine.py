@@ -120,7 +120,7 @@ class OpNode:
     step changed nothing."""
 
     __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
-                 "step_key", "queued", "chain", "erased", "plain_user")
+                 "step_key", "queued", "chain", "erased", "plain_user", "structure")
 
     # kinds: how apply_patterns propagates the op
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
@@ -140,6 +140,7 @@ class OpNode:
         self.chain = None  # itself and its ancestors below the module, pushed together
         self.erased = False
         self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
+        self.structure = None  # its structure key, once its frame is built (see structure_key)
 
 
 # ----------------------------------------------------------------- engine
@@ -163,7 +164,6 @@ class PropagationEngine:
         self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
         self._order_erasures = 0
         self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
-        self._structure_keys: dict = {}  # op -> its structure key (see structure_key)
         self._rules_by_structure: dict = {}  # structure key -> rule
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
@@ -190,11 +190,11 @@ class PropagationEngine:
         self.store.on_change = self._sharding_changed
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
-        self._rules: dict[ir.Operation, OpShardingRule | None] = {}
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
         self._build_sharding_groups()
         self._build_call_graph()
         self.steps = StepMemo()  # the algebra of each distinct step, done once
+        self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
     # ------------------------------------------------------------- meshes
 
@@ -355,13 +355,15 @@ class PropagationEngine:
             for node in watchers:
                 node.clean = None
 
-    def _watch(self, node: OpNode, values) -> None:
-        """Forget the node's clean state whenever one of these values' sharding changes."""
+    def _watch(self, node: OpNode, values, resolved: bool = False) -> None:
+        """Forget the node's clean state whenever one of these values' sharding
+        changes (`resolved`: they are shardable values already)."""
         node.watched = True
+        watchers = self._watchers
         for value in values:
-            shardable = self.shardable_value(value)
+            shardable = value if resolved else self.shardable_value(value)
             if shardable is not None:
-                self._watchers.setdefault(shardable, []).append(node)
+                watchers.setdefault(shardable, []).append(node)
 
     def node(self, op: ir.Operation) -> OpNode:
         try:
@@ -381,31 +383,22 @@ class PropagationEngine:
         node = self._nodes[op] = OpNode(op, kind)
         return node
 
-    def structure_key(self, op: ir.Operation):
+    @staticmethod
+    def structure_key(op: ir.Operation, operands, results):
         """(name, attributes, operand and result types) of an op without regions,
         else None: what an op's sharding rule and op-priority directions are a
         function of. MLIR uniques attributes and types, so the key is cheap to
         hash; layers of a model share a few hundred keys."""
-        try:
-            return self._structure_keys[op]
-        except KeyError:
-            pass
-        key = None
-        if not len(op.regions):
-            attrs = op.attributes
-            key = (op.name, tuple([(n, attrs[n]) for n in attrs]),
-                   tuple([v.type for v in op.operands]), tuple([v.type for v in op.results]))
-        self._structure_keys[op] = key
-        return key
+        if len(op.regions):
+            return None
+        return (op.name, tuple(op.attributes.items()), tuple([v.type for v in operands]),
+                tuple([v.type for v in results]))
 
     # ------------------------------------------------------------- rules
 
-    def rule_of(self, op: ir.Operation) -> OpShardingRule | None:
-        """getOrCreateShardingRule: the op's own attribute, or the registry's (attached)."""
-        try:
-            return self._rules[op]
-        except KeyError:
-            pass
+    def rule_of(self, op: ir.Operation, structure=None) -> OpShardingRule | None:
+        """getOrCreateShardingRule: the op's own attribute, or the registry's (attached).
+        `structure`: the op's structure key, if it has one (see structure_key)."""
         attrs = op.attributes
         if SHARDING_RULE_ATTR in attrs:
             rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
@@ -413,16 +406,15 @@ class PropagationEngine:
         else:
             # The registry's rule is a function of the op's structure; a rule
             # provider given by a caller may look at anything.
-            key = self.structure_key(op) if self._rules_by_structure is not None else None
-            if key is not None and key in self._rules_by_structure:
-                rule = self._rules_by_structure[key]
+            by_structure = self._rules_by_structure
+            if by_structure is not None and structure is not None and structure in by_structure:
+                rule = by_structure[structure]
             else:
                 rule = self.rule_provider(op, self.conservative)
-                if key is not None:
-                    self._rules_by_structure[key] = rule
+                if by_structure is not None and structure is not None:
+                    by_structure[structure] = rule
             if rule is not None:
                 self._rule_attached[op] = rule
-        self._rules[op] = rule
         return rule
 
     def attached_rule(self, op: ir.Operation) -> OpShardingRule | None:
@@ -651,12 +643,14 @@ class PropagationEngine:
 
     # ------------------------------------------------------------- patterns
 
-    def _frame(self, op):
+    def _frame(self, node: OpNode):
         """(rule, operands, results) of a registered op's step, or None (no rule, or
         one that does not fit the op); propagation changes no op's operands."""
-        rule = self.rule_of(op)
+        op = node.op
+        operands, results = list(op.operands), list(op.results)
+        node.structure = self.structure_key(op, operands, results)
+        rule = self.rule_of(op, node.structure)
         if rule is not None:
-            operands, results = list(op.operands), list(op.results)
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
                 return (rule, operands, results)
         return None
@@ -664,7 +658,7 @@ class PropagationEngine:
     def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
         frame = node.frame
         if frame is False:
-            frame = node.frame = self._frame(node.op)
+            frame = node.frame = self._frame(node)
         if frame is None:
             return False
         rule, operands, results = frame
@@ -701,27 +695,33 @@ class PropagationEngine:
                 rule, directions.__getitem__, strategy, self.conservative, notify)
         if not changed and not tracing:
             if not node.watched:
-                self._watch(node, operands + results)
+                if node.values is not None:
+                    self._watch(node, node.values, resolved=True)
+                else:
+                    self._watch(node, operands + results)
             node.clean = (directions, strategy)
         return changed
 
     def _registered_step(self, node: OpNode, rule, operands, results, directions, strategy,
                          notify) -> bool:
-        """propagate_tensors for a registered op, without debug info or trace: the
-        same memoized step, its inputs and key parts kept on the node."""
+        """propagate_tensors for a registered op, without debug info or trace.
+
+        The same memoized step, keyed by small integers: the node's static part
+        (rule, directions, strategy...) and the interned sharding of each of its
+        values, which the store keeps per value; the step's updates carry their
+        own interned form, so comparing an update with the current sharding
+        is comparing two integers."""
         values = node.values
         if values is None:
             values = node.values = [self.shardable_value(v) for v in operands + results]
+        store = self.store
         try:
-            current = self.store.current
-            shardings = [current[v] for v in values]  # read before and unchanged since
+            tokens = store.tokens
+            key = [tokens[v] for v in values]  # read before and unchanged since
         except KeyError:
-            get = self.store.get
-            shardings = [get(v) if v is not None else None for v in values]
-        if shardings.count(None) == len(shardings):
+            key = [store.token(v) for v in values]
+        if not any(key):
             return False  # no sharding on any of its values: no mesh, nothing to propagate
-        num_operands = len(operands)
-        operand_shardings, result_shardings = shardings[:num_operands], shardings[num_operands:]
         keys = node.step_key
         if keys is None:
             keys = node.step_key = []
@@ -729,31 +729,46 @@ class PropagationEngine:
             if kept_directions is directions and kept_strategy is strategy:
                 break
         else:
-            static = self.steps.static_key(rule, directions, strategy, self.conservative, node.op)
+            static = self.steps.intern(self.steps.static_key(rule, directions, strategy,
+                                                             self.conservative, node.op))
             keys.append((directions, strategy, static))
-        step = self.steps.step_with(static, shardings, lambda: self._step_updates(
-            node.op, operand_shardings, result_shardings, rule, directions.__getitem__, strategy,
-            self.conservative))
+        key.append(static)
+        key = tuple(key)
+        memo = self.steps.compiled
+        step = memo.get(key)
+        if step is None:
+            step = self.steps.compile(key, self._registered_updates(
+                node, rule, len(operands), directions, strategy))
         any_updated = False
-        for base, updates in ((0, step[0]), (num_operands, step[1])):
-            for i, new in updates:
-                old = shardings[base + i]
-                if new is old or (old is None and new.is_fully_replicated) or new == old:
-                    continue
-                value = values[base + i]
-                if value is None:
-                    continue  # nowhere to keep it: Shardy's setSharding does nothing
-                self.store.set(value, new)
-                self.notify_sharding_modified(value, notify)
-                # (operands and results alike sync their sharding group)
-                gid = self.group_of.get(value)
-                if gid is not None:
-                    for member in self.group_members[gid]:
-                        if member != value:
-                            self.set(member, new)
-                            self.notify_sharding_modified(member, notify)
-                any_updated = True
+        for index, new, new_token, replicated in step:
+            old_token = key[index]
+            if new_token == old_token or (old_token == 0 and replicated):
+                continue
+            value = values[index]
+            if value is None:
+                continue  # nowhere to keep it: Shardy's setSharding does nothing
+            store.set(value, new)
+            self.notify_sharding_modified(value, notify)
+            # (operands and results alike sync their sharding group)
+            gid = self.group_of.get(value)
+            if gid is not None:
+                for member in self.group_members[gid]:
+                    if member != value:
+                        self.set(member, new)
+                        self.notify_sharding_modified(member, notify)
+            any_updated = True
         return any_updated
+
+    def _registered_updates(self, node: OpNode, rule, num_operands: int, directions,
+                            strategy) -> list:
+        """The step's updates as (index among operands then results, sharding)."""
+        get = self.store.get
+        shardings = [get(v) if v is not None else None for v in node.values]
+        operand_updates, result_updates = self._step_updates(
+            node.op, shardings[:num_operands], shardings[num_operands:], rule,
+            directions.__getitem__, strategy, self.conservative)
+        return ([(i, new) for i, new in operand_updates]
+                + [(num_operands + i, new) for i, new in result_updates])
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
         result = edge.results[0]
@@ -949,7 +964,7 @@ class PropagationEngine:
             # Where a value's sharding lives moved (an erased edge): watch anew.
             self._watchers.clear()
             for node in self._nodes.values():
-                node.clean, node.watched = None, False
+                node.clean, node.watched, node.values = None, False, None
 
     def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased) -> None:
         for operand in op.operands:
@@ -973,10 +988,8 @@ class PropagationEngine:
         if self.debug is not None:
             self.debug.forget(op)
         self.store.forget(op)
-        self._rules.pop(op, None)
         self._rule_attached.pop(op, None)
         self._nodes.pop(op, None)
-        self._structure_keys.pop(op, None)
 
     # ------------------------------------------------------------- user priorities
 
@@ -1136,7 +1149,7 @@ class HeuristicDirections:
         if self.by_factor_kind:
             # Rule-file heuristics see the op's structure (name, attributes,
             # rule) and whether an operand has other uses: ops alike share them.
-            structure = self.engine.structure_key(op)
+            structure = node.structure
             if structure is not None:
                 key = (structure, _has_multi_use_operand(op))
         per_priority = self.by_structure.get(key) if key is not None else None

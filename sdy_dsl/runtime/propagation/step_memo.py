@@ -49,6 +49,7 @@ class StepMemo:
     def __init__(self):
         self.intern = Interner()
         self._steps: dict = {}
+        self.compiled: dict = {}  # (sharding tokens..., static token) -> compiled updates
         self._elementwise: dict = {}  # op -> bool, for strategies that ask (propagation
         # erases ops but creates none, so an op's key is never another op's)
 
@@ -66,6 +67,15 @@ class StepMemo:
         intern = self.intern
         return (intern(rule), intern(directions), strategy, conservative,
                 self.elementwise(op, getattr(strategy, "is_elementwise", None)))
+
+    def compile(self, key: tuple, updates) -> tuple:
+        """Keep a step's updates [(index, sharding)] under `key` as
+        ((index, sharding, its token, whether it is fully replicated), ...)."""
+        if len(self.compiled) >= self.MAX_ENTRIES:
+            self.compiled.clear()
+        found = self.compiled[key] = tuple(
+            (index, new, self.intern(new), new.is_fully_replicated) for index, new in updates)
+        return found
 
     def step_with(self, static_key: tuple, shardings, compute: Callable):
         """`compute()`'s result, once per (static key, shardings)."""
