@@ -64,6 +64,7 @@ class ShardingStore:
         # place to keep one", token 0), kept like `current`.
         self.intern = None
         self.tokens: dict = {None: 0}
+        self.version = 0  # counts the changes `set` and `set_func_result` made
         # Called with each value whose sharding a `set` changed (propagation
         # uses it to know which ops' inputs changed).
         self.on_change = None
@@ -204,6 +205,7 @@ class ShardingStore:
                         return False
                     shardings[position] = sharding
                     self._dirty.add((key[0], key[1], kind))
+                    self.version += 1
                     self.current[value] = sharding
                     if self.intern is not None:
                         self.tokens[value] = self.intern(sharding)
@@ -253,6 +255,7 @@ class ShardingStore:
         return True
 
     def _changed(self, value: ir.Value) -> None:
+        self.version += 1
         self.current.pop(value, None)
         self.tokens.pop(value, None)
         if self.on_change is not None:
@@ -266,6 +269,7 @@ class ShardingStore:
         if shardings[index] == sharding:
             return False
         shardings[index] = sharding
+        self.version += 1
         self._write_or_mark(func, FUNC_RESULTS, "func-arg-attrs", shardings, index)
         return True
 

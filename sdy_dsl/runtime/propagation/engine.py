@@ -159,6 +159,7 @@ class PropagationEngine:
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._nodes: dict = {}  # op -> OpNode
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
+        self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
         self._notified: dict = {}  # value -> the ops a change of its sharding notifies
         self._notified_erasures = 0
         self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
@@ -177,13 +178,21 @@ class PropagationEngine:
         self.meshes: dict[str, Mesh] = {}
         body = self.module.regions[0].blocks[0]
         self.funcs: list[ir.Operation] = []
+        # The module's ops in pre-order (not the module), walked once; the ops
+        # in funcs (funcs included) are the ones propagation looks at.
+        self._module_ops: list[ir.Operation] = []  # (only before any op is erased)
+        self._func_ops: list[ir.Operation] = []
+        self._func_ops_erasures = 0
         for op in body.operations:
             op = op.operation
+            nested = ops_under(op)
+            self._module_ops.extend(nested)
             if op.name == "sdy.mesh":
                 name = ir.StringAttr(op.attributes["sym_name"]).value
                 self.meshes[name] = codec.mesh(op.attributes["mesh"])
             elif op.name == "func.func":
                 self.funcs.append(op)
+                self._func_ops.extend(nested)
         # Shardings are read once and kept in memory while propagating, then
         # written back once (flush).
         self.store = ShardingStore(self.table, buffered=True)
@@ -225,16 +234,13 @@ class PropagationEngine:
         self.group_of: dict[ir.Value, int] = {}
         self.group_members: dict[int, list[ir.Value]] = {}
 
-        def visit(op):
+        for op in self._module_ops:
             if op.name == "sdy.sharding_group":
                 gid = ir.IntegerAttr(op.attributes["group_id"]).value
                 value = op.operands[0]
                 if value not in self.group_of:
                     self.group_of[value] = gid
                     self.group_members.setdefault(gid, []).append(value)
-            return ir.WalkResult.ADVANCE
-
-        self.module.walk(visit)
 
     def sync_sharding_groups(self) -> bool:
         """Give every member of a group the group's initial sharding (as the
@@ -596,15 +602,18 @@ class PropagationEngine:
         self._calls: dict[str, list] = {}
         table = self.table
 
-        def visit(op):
+        for op in self._func_ops:
             attr = table.callee_attr(op.name)
             if attr is not None and attr in op.attributes:
                 callee = ir.FlatSymbolRefAttr(op.attributes[attr]).value
                 self._calls.setdefault(callee, []).append(op.operation)
-            return ir.WalkResult.ADVANCE
 
-        for func in self.funcs:
-            func.walk(visit)
+    def _live_func_ops(self) -> list:
+        """The ops in funcs, in pre-order (walked again once ops were erased)."""
+        if self._func_ops_erasures != self.erasures:
+            self._func_ops = [op for func in self.funcs for op in ops_under(func)]
+            self._func_ops_erasures = self.erasures
+        return self._func_ops
 
     def calls_of(self, func: ir.Operation) -> list:
         return self._calls.get(ir.StringAttr(func.attributes["sym_name"]).value, [])
@@ -847,6 +856,14 @@ class PropagationEngine:
                 if ir.StringAttr(f.attributes["sym_name"]).value == "main"]
 
     def propagate_func_results(self, strategy) -> None:
+        if self.trace is None and self._func_results_quiet == (strategy, self.store.version):
+            return  # nothing changed since it last changed nothing
+        version = self.store.version
+        self._propagate_func_results(strategy)
+        if self.store.version == version:
+            self._func_results_quiet = (strategy, version)
+
+    def _propagate_func_results(self, strategy) -> None:
         for func in self.result_funcs():
             blocks = func.regions[0].blocks
             if len(blocks) == 0:
@@ -911,7 +928,8 @@ class PropagationEngine:
         """The module's ops (not the module) in pre-order, as nodes; walked once,
         then only erased ops leave it."""
         if self._order is None:
-            self._order = [self.node(op) for op in ops_under(self.module)[1:]]
+            ops = self._module_ops if self.erasures == 0 else ops_under(self.module)[1:]
+            self._order = [self.node(op) for op in ops]
         elif self._order_erasures != self.erasures:
             self._order = [node for node in self._order if not node.erased]
         self._order_erasures = self.erasures
@@ -1008,7 +1026,7 @@ class PropagationEngine:
         store, dataflow, table = self.store, self.dataflow, self.table
         values = []
 
-        def visit(op):
+        for op in self._live_func_ops():
             op = op.operation
             if len(op.regions) and dataflow.is_shardable_block_arg_owner(op):
                 blocks = op.regions[0].blocks
@@ -1017,10 +1035,6 @@ class PropagationEngine:
             decl = table.result_slot(op.name)
             if decl is not None and store.may_hold(op, decl.attr):
                 values.extend(op.results)
-            return ir.WalkResult.ADVANCE
-
-        for func in self.funcs:
-            func.walk(visit, ir.WalkOrder.PRE_ORDER)
         for value in values:
             if store.locate(value) is None or dataflow.edge_of_target(value) is not None:
                 continue
@@ -1339,25 +1353,17 @@ NAMED_SCHEDULES = {
 STRATEGIES = tuple(NAMED_SCHEDULES)
 
 
-def _check_shapes(module: ir.Operation) -> None:
-    problem = []
-
-    def visit(op):
+def _check_shapes(ops) -> None:
+    """Every result a ranked, statically shaped tensor (or not shaped), none a tuple."""
+    for op in ops:
         for result in op.results:
             t = result.type
             if isinstance(t, ir.ShapedType) and not t.has_static_shape:
-                problem.append((op, f"Shardy propagation only supports ranked tensors with a "
-                                    f"static shape. type: {t}"))
-                return ir.WalkResult.INTERRUPT
+                raise PropagationError(f"{op.location}: Shardy propagation only supports ranked "
+                                       f"tensors with a static shape. type: {t}")
             if isinstance(t, ir.TupleType):
-                problem.append((op, f"Shardy propagation doesn't support tuples: {t}"))
-                return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    if problem:
-        op, message = problem[0]
-        raise PropagationError(f"{op.location}: {message}")
+                raise PropagationError(f"{op.location}: Shardy propagation doesn't support "
+                                       f"tuples: {t}")
 
 
 def named_schedule(name: str, run_op_priority_propagation: bool = True,
@@ -1390,9 +1396,9 @@ def propagate(module_op, strategy: "str | Schedule" = "user-priority", *, conser
     schedule = strategy if isinstance(strategy, Schedule) else named_schedule(
         strategy, run_op_priority_propagation, propagation_strategy)
     module = operation(module_op)
-    _check_shapes(module)
     engine = PropagationEngine(module, rule_provider=rule_provider, dataflow=dataflow,
                                conservative=conservative, trace=trace, registry=registry)
+    _check_shapes([module] + engine._module_ops)
     if engine.sync_sharding_groups():
         # Constraints were inserted: rebuild the engine's view of the IR.
         engine.flush()
