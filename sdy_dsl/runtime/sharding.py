@@ -490,13 +490,25 @@ class AttrCodec:
     def __init__(self):
         self._read: dict = {}
         self._write: dict[str, ir.Attribute] = {}
+        # id(sharding) -> (sharding, its body text): writers hand the same
+        # sharding objects again and again (kept alive here, so ids stay theirs)
+        self._body: dict[int, tuple] = {}
 
     def clear(self):
         self._read.clear()
         self._write.clear()
+        self._body.clear()
+
+    def body_text(self, sharding: TensorSharding) -> str:
+        hit = self._body.get(id(sharding))
+        if hit is not None and hit[0] is sharding:
+            return hit[1]
+        text = sharding.body_text()
+        self._body[id(sharding)] = (sharding, text)
+        return text
 
     def clear_if_large(self, limit: int = 500_000):
-        if len(self._read) + len(self._write) > limit:
+        if len(self._read) + len(self._write) + len(self._body) > limit:
             self.clear()
 
     def _cached(self, kind: str, attr: ir.Attribute, parse):
@@ -527,11 +539,11 @@ class AttrCodec:
         return hit
 
     def tensor_sharding_attr(self, sharding: TensorSharding) -> ir.Attribute:
-        return self.attr(sharding.text())
+        return self.attr("#sdy.sharding<" + self.body_text(sharding) + ">")
 
     def sharding_per_value_attr(self, shardings: Iterable[TensorSharding]) -> ir.Attribute:
         return self.attr("#sdy.sharding_per_value<[" + ", ".join(
-            "<" + s.body_text() + ">" for s in shardings) + "]>")
+            ["<" + self.body_text(s) + ">" for s in shardings]) + "]>")
 
     def mesh_attr(self, mesh: Mesh) -> ir.Attribute:
         return self.attr("#sdy.mesh<" + mesh.text() + ">")
