@@ -200,7 +200,8 @@ class ShardingStore:
                 # Read before, no manual axes to keep: the slot is in memory.
                 key, position, _, kind = read
                 shardings = self._slots[key]
-                if kind != "per-value" or None not in shardings:  # (else: filled below)
+                if kind != "per-value" or len(shardings) == 1 or None not in shardings:
+                    # (else the op's other values get open shardings: below)
                     if shardings[position] == sharding:
                         return False
                     shardings[position] = sharding

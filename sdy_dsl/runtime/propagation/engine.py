@@ -738,8 +738,8 @@ class PropagationEngine:
             if kept_directions is directions and kept_strategy is strategy:
                 break
         else:
-            static = self.steps.intern(self.steps.static_key(rule, directions, strategy,
-                                                             self.conservative, node.op))
+            static = self.steps.intern(self.steps.static_key(
+                rule, directions, strategy, self.conservative, node.op, node.structure))
             keys.append((directions, strategy, static))
         key.append(static)
         key = tuple(key)

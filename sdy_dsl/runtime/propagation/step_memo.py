@@ -50,7 +50,7 @@ class StepMemo:
         self.intern = Interner()
         self._steps: dict = {}
         self.compiled: dict = {}  # (sharding tokens..., static token) -> compiled updates
-        self._elementwise: dict = {}  # op -> bool, for strategies that ask (propagation
+        self._elementwise: dict = {}  # op or structure key -> bool, for strategies that ask (propagation
         # erases ops but creates none, so an op's key is never another op's)
 
     def elementwise(self, op, is_elementwise: Callable | None) -> bool:
@@ -62,11 +62,22 @@ class StepMemo:
             found = self._elementwise[op] = bool(is_elementwise(op))
             return found
 
-    def static_key(self, rule, directions: tuple, strategy, conservative: bool, op) -> tuple:
-        """The part of a step's key fixed by everything but the shardings."""
+    def static_key(self, rule, directions: tuple, strategy, conservative: bool, op,
+                   structure=None) -> tuple:
+        """The part of a step's key fixed by everything but the shardings;
+        `structure`: the op's structure key if it has one (ops alike are
+        elementwise alike)."""
         intern = self.intern
-        return (intern(rule), intern(directions), strategy, conservative,
-                self.elementwise(op, getattr(strategy, "is_elementwise", None)))
+        is_elementwise = getattr(strategy, "is_elementwise", None)
+        if is_elementwise is None:
+            elementwise = False
+        elif structure is not None:
+            elementwise = self._elementwise.get(structure)
+            if elementwise is None:
+                elementwise = self._elementwise[structure] = bool(is_elementwise(op))
+        else:
+            elementwise = self.elementwise(op, is_elementwise)
+        return (intern(rule), intern(directions), strategy, conservative, elementwise)
 
     def compile(self, key: tuple, updates) -> tuple:
         """Keep a step's updates [(index, sharding)] under `key` as
