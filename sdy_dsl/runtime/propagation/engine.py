@@ -49,6 +49,9 @@ class PropagationError(Exception):
     pass
 
 
+_NOT_FOUND = object()
+
+
 def propagate_any(op, factor: int) -> Direction:
     return Direction.BOTH
 
@@ -140,7 +143,7 @@ class OpNode:
         self.chain = None  # itself and its ancestors below the module, pushed together
         self.erased = False
         self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
-        self.structure = None  # its structure key, once its frame is built (see structure_key)
+        self.structure = None  # its structure id, once its frame is built (see structure_key)
 
 
 # ----------------------------------------------------------------- engine
@@ -165,7 +168,8 @@ class PropagationEngine:
         self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
         self._order_erasures = 0
         self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
-        self._rules_by_structure: dict = {}  # structure key -> rule
+        self._structure_ids: dict = {}  # structure key -> a small integer (see structure_key)
+        self._rules_by_structure: dict = {}  # structure id -> rule
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
         self.rule_provider = rule_provider or self.registry.rule_for
@@ -404,7 +408,7 @@ class PropagationEngine:
 
     def rule_of(self, op: ir.Operation, structure=None) -> OpShardingRule | None:
         """getOrCreateShardingRule: the op's own attribute, or the registry's (attached).
-        `structure`: the op's structure key, if it has one (see structure_key)."""
+        `structure`: the id of the op's structure key, if it has one (see structure_key)."""
         attrs = op.attributes
         if SHARDING_RULE_ATTR in attrs:
             rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
@@ -413,9 +417,10 @@ class PropagationEngine:
             # The registry's rule is a function of the op's structure; a rule
             # provider given by a caller may look at anything.
             by_structure = self._rules_by_structure
-            if by_structure is not None and structure is not None and structure in by_structure:
-                rule = by_structure[structure]
-            else:
+            rule = _NOT_FOUND
+            if by_structure is not None and structure is not None:
+                rule = by_structure.get(structure, _NOT_FOUND)
+            if rule is _NOT_FOUND:
                 rule = self.rule_provider(op, self.conservative)
                 if by_structure is not None and structure is not None:
                     by_structure[structure] = rule
@@ -657,7 +662,13 @@ class PropagationEngine:
         one that does not fit the op); propagation changes no op's operands."""
         op = node.op
         operands, results = list(op.operands), list(op.results)
-        node.structure = self.structure_key(op, operands, results)
+        key = self.structure_key(op, operands, results)
+        if key is not None:
+            # (a small integer from here on: the key's hash is not cheap)
+            ids = self._structure_ids
+            node.structure = ids.get(key)
+            if node.structure is None:
+                node.structure = ids[key] = len(ids)
         rule = self.rule_of(op, node.structure)
         if rule is not None:
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
