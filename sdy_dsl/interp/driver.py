@@ -146,6 +146,10 @@ class PassRunner:
         self.error: BaseException | None = None
         self._greedy = False
         self._budget = Budget()
+        # Whether a run may have changed the IR: a rule fired, a stage hook ran
+        # (hooks change the IR directly) or the greedy driver ran (it erases
+        # dead ops by itself). A pass that changed nothing need not be verified.
+        self.modified = False
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -160,6 +164,7 @@ class PassRunner:
         ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
         for stage in self.passdef.stages:
             if stage.hook is not None:
+                self.modified = True
                 ctx.driver_kind = None
                 ctx.begin_rewrite()
                 try:
@@ -184,6 +189,8 @@ class PassRunner:
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
+            if self._budget.fires or self._greedy:
+                self.modified = True
             if self.error is not None:
                 error, self.error = self.error, None
                 raise error
