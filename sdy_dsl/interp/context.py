@@ -40,6 +40,7 @@ class RewriteContext:
         self.dead_ops: set[int] = set()
         self.dead_values: set[int] = set()
         self._meshes: MeshTable | None = None
+        self._memos: dict = {}  # memos of pure lambdas (expr.Function.pure), per stage run
         self.scratch: dict = {}  # per-run state for hooks that need it
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
 
@@ -59,6 +60,20 @@ class RewriteContext:
 
     def invalidate_meshes(self) -> None:
         self._meshes = None
+        self._memos.clear()  # pure functions may depend on the meshes
+
+    # ------------------------------------------------------------------ memos
+    def memo(self, key) -> dict:
+        """The memo of one pure lambda (see expr.ExprCompiler._Lambda) for this stage run."""
+        try:
+            return self._memos[key]
+        except KeyError:
+            memo = self._memos[key] = {}
+            return memo
+
+    def begin_stage(self) -> None:
+        """A stage starts: memos of pure functions start empty."""
+        self._memos.clear()
 
     # ------------------------------------------------------------------ guards
     # Every IR action checks its preconditions here before touching MLIR, so a
@@ -93,6 +108,8 @@ class RewriteContext:
 
     def live_op(self, op, action: str, role: str = "an op") -> ir.Operation:
         """`op` as a live ir.Operation, or an ActionError."""
+        if op is self.root and not self.dead_ops and type(op) is ir.Operation:
+            return op  # the op being rewritten, nothing erased yet: live
         if not isinstance(op, (ir.Operation, ir.OpView)):
             raise ActionError(f"{action} expects {role}, got {describe(op)}")
         if self.is_erased(op):

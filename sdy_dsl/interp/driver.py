@@ -26,7 +26,7 @@ import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 from ..diagnostics import PassFailure
 from ..errors import SdyDslError
 from ..runtime.values import count_ops
-from .context import ActionError, RewriteContext
+from .context import ActionError, RewriteContext, is_ancestor
 from .expr import Env, EvalError
 from .matcher import as_operation
 from .rulefile import DriverConfig, PassDef, Rule
@@ -146,6 +146,7 @@ class PassRunner:
         self.error: BaseException | None = None
         self._greedy = False
         self._budget = Budget()
+        self._explained: set[str] = set()  # ids of the running stage's rules --explain asks about
         # Whether a run may have changed the IR: a rule fired, a stage hook ran
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
@@ -180,10 +181,17 @@ class PassRunner:
             rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
             if not rules:
                 continue
-            index, any_op = self._index(rules)
             kind = stage.driver.kind
             self._greedy = kind == "greedy"
             ctx.driver_kind = kind
+            ctx.begin_stage()
+            self._explained = {r.id for r in rules if self._explains(r)}
+            if kind != "greedy" and not self._explained and all(self._cannot_fire(r, ctx) for r in rules):
+                # No rule can fire on any op (an invariant constraint fails, and
+                # without a firing rule the IR stays as it is): the walk would
+                # change nothing. (The greedy driver erases dead ops by itself.)
+                continue
+            index, any_op = self._index(rules)
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
@@ -198,15 +206,41 @@ class PassRunner:
                 # `error(...)` actions report every offending op, then the stage fails.
                 raise PassFailure(ctx.errors[0])
 
-    @staticmethod
-    def _index(rules: list[Rule]):
+    def _explains(self, rule: Rule) -> bool:
+        explain = self.observer.explain
+        return bool(explain) and (rule.id in explain or f"{self.passdef.name}/{rule.id}" in explain)
+
+    def _cannot_fire(self, rule: Rule, ctx: RewriteContext) -> bool:
+        """Whether one of the rule's leading invariant constraints fails now."""
+        env = Env(ctx, {})
+        for constraint, _ in rule.where[:rule.invariant_where]:
+            try:
+                if not constraint(env):
+                    return True
+            except Exception:  # reported where the rule is tried, as before
+                return False
+        return False
+
+    def _roots(self, rule: Rule) -> tuple[str, ...]:
+        """The op names a rule is tried on: its pattern's, or for a `*` rule
+        whose first constraint declares the ops it can hold for, those
+        (unless --explain asks about the rule on every op)."""
+        if rule.roots == ("*",) and rule.root_guard is not None and rule.id not in self._explained:
+            from ..runtime import op_registry
+            names = rule.root_guard(op_registry.active())
+            if names is not None:
+                return tuple(sorted(names))
+        return rule.roots
+
+    def _index(self, rules: list[Rule]):
         ordered = sorted(rules, key=lambda r: (-r.benefit, r.order))
         index: dict[str, list[Rule]] = {}
-        any_op = [r for r in ordered if r.roots == ("*",)]
+        roots = {id(r): self._roots(r) for r in ordered}
+        any_op = [r for r in ordered if roots[id(r)] == ("*",)]
         for r in ordered:
-            if r.roots == ("*",):
+            if roots[id(r)] == ("*",):
                 continue
-            for name in r.roots:
+            for name in roots[id(r)]:
                 index.setdefault(name, []).append(r)
         if any_op:
             # Rules on any op interleave with named ones by benefit and order.
@@ -239,7 +273,7 @@ class PassRunner:
     def _try_rule(self, op: ir.Operation, rule: Rule, ctx: RewriteContext):
         """None: did not match; False: matched but changed nothing; True: fired."""
         bindings = rule.match(op)
-        explain = rule.id in self.observer.explain or f"{self.passdef.name}/{rule.id}" in self.observer.explain
+        explain = rule.id in self._explained
         if bindings is None:
             if explain:
                 self._explain(op, rule, "the pattern did not match")
@@ -294,14 +328,17 @@ class PassRunner:
 
     # ------------------------------------------------------------------ drivers
     def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True):
-        ops: list[ir.Operation] = []
+        if any_op:
+            ops: list[ir.Operation] = []
 
-        def collect(op):
-            ops.append(op)
-            return ir.WalkResult.ADVANCE
+            def collect(op):
+                ops.append(op)
+                return ir.WalkResult.ADVANCE
 
-        anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
-        ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+            anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
+            ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+        else:
+            ops = ops_named(anchor, index)
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first
@@ -368,6 +405,32 @@ class PassRunner:
                 ctx.rewriter = None
             return not fired  # MLIR: a falsy return means success
         return callback
+
+
+def ops_named(anchor, names) -> list[ir.Operation]:
+    """The ops under ANCHOR (not itself) named in NAMES, in pre-order.
+
+    MLIR's walk driver finds them without calling Python for the other ops;
+    it visits in post-order, where an op comes right after the ops nested in
+    it: each op with regions is moved before those."""
+    found: list[ir.Operation] = []
+
+    def collect(op, _rewriter):
+        op = as_operation(op)
+        if op.regions:
+            i = len(found)
+            while i and is_ancestor(op, found[i - 1]):
+                i -= 1
+            found.insert(i, op)
+        else:
+            found.append(op)
+        return True  # no change
+
+    patterns = mlir_rewrite.RewritePatternSet(anchor.context)
+    for name in sorted(names):
+        patterns.add(name, collect, benefit=1)
+    mlir_rewrite.walk_and_apply_patterns(anchor, patterns.freeze())
+    return found
 
 
 class Budget:

@@ -490,13 +490,15 @@ class AttrCodec:
     def __init__(self):
         self._read: dict = {}
         self._write: dict[str, ir.Attribute] = {}
+        self._kinds: dict = {}
 
     def clear(self):
         self._read.clear()
         self._write.clear()
+        self._kinds.clear()
 
     def clear_if_large(self, limit: int = 500_000):
-        if len(self._read) + len(self._write) > limit:
+        if len(self._read) + len(self._write) + len(self._kinds) > limit:
             self.clear()
 
     def _cached(self, kind: str, attr: ir.Attribute, parse):
@@ -518,6 +520,18 @@ class AttrCodec:
 
     def manual_axes(self, attr: ir.Attribute) -> ManualAxes:
         return self._cached("ma", attr, parse_manual_axes)
+
+    def sharding_kind(self, attr: ir.Attribute) -> str | None:
+        """"single" for a TensorShardingAttr, "per_value" for a
+        TensorShardingPerValueAttr, else None (cached per attribute)."""
+        try:
+            return self._kinds[attr]
+        except KeyError:
+            from jaxlib.mlir.dialects import sdy
+            kind = ("single" if sdy.TensorShardingAttr.isinstance(attr)
+                    else "per_value" if sdy.TensorShardingPerValueAttr.isinstance(attr) else None)
+            self._kinds[attr] = kind
+            return kind
 
     def attr(self, text: str) -> ir.Attribute:
         hit = self._write.get(text)

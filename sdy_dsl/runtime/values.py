@@ -124,12 +124,11 @@ def sharding_slots(op) -> Iterator[Slot]:
     """Every sharding-holding attribute of one op (not nested ops)."""
     op = operation(op)
     attrs = op.attributes
-    for key in list(attrs):
-        attr = attrs[key]
-        if is_tensor_sharding_attr(attr):
-            yield Slot(op, key, "single")
-        elif is_sharding_per_value_attr(attr):
-            yield Slot(op, key, "per_value")
+    kind_of = codec.sharding_kind
+    for key, attr in attrs.items():
+        kind = kind_of(attr)
+        if kind is not None:
+            yield Slot(op, key, kind)
     if op.name == "func.func":
         for key in ("arg_attrs", "res_attrs"):
             if key in attrs:
