@@ -7,7 +7,7 @@ from typing import Callable, TypeVar
 from jaxlib.mlir import ir
 
 from ..runtime.sharding import codec
-from ..runtime.values import MeshTable, module_of, operation
+from ..runtime.values import MeshTable, is_ancestor, module_of, operation
 
 T = TypeVar("T")
 
@@ -334,17 +334,6 @@ def _invalidate(op: ir.Operation) -> None:
         op._set_invalid()
     except (AttributeError, RuntimeError):
         pass
-
-
-def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
-    """Whether op `a` strictly contains op `b`."""
-    p = b.parent
-    while p is not None:
-        p = operation(p)
-        if p == a:
-            return True
-        p = p.parent
-    return False
 
 
 def defined_inside(value: ir.Value, op: ir.Operation) -> bool:

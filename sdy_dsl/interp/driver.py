@@ -25,8 +25,8 @@ import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 
 from ..diagnostics import PassFailure
 from ..errors import SdyDslError
-from ..runtime.values import count_ops
-from .context import ActionError, RewriteContext, is_ancestor
+from ..runtime.values import count_ops, ops_named
+from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
 from .matcher import as_operation
 from .rulefile import DriverConfig, PassDef, Rule
@@ -147,6 +147,7 @@ class PassRunner:
         self._greedy = False
         self._budget = Budget()
         self._explained: set[str] = set()  # ids of the running stage's rules --explain asks about
+        self._locate_fires = False  # whether a fire records the op's location (for messages)
         # Whether a run may have changed the IR: a rule fired, a stage hook ran
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
@@ -193,6 +194,7 @@ class PassRunner:
                 continue
             index, any_op = self._index(rules)
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
+            self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
             else:
@@ -288,7 +290,10 @@ class PassRunner:
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
             op_name = op.name
-            location = op.location  # printed only when a message needs it
+            # Printed only when a message needs it: a trace line, the greedy
+            # driver's no-op warning or a budget error (under `walk` and
+            # `once` each op is visited once: only a `max-rewrites` runs out).
+            location = op.location if self._locate_fires else None
             self._fired_on = (op_name, location)
             ctx.changed = False
             ctx.begin_rewrite(op)
@@ -405,32 +410,6 @@ class PassRunner:
                 ctx.rewriter = None
             return not fired  # MLIR: a falsy return means success
         return callback
-
-
-def ops_named(anchor, names) -> list[ir.Operation]:
-    """The ops under ANCHOR (not itself) named in NAMES, in pre-order.
-
-    MLIR's walk driver finds them without calling Python for the other ops;
-    it visits in post-order, where an op comes right after the ops nested in
-    it: each op with regions is moved before those."""
-    found: list[ir.Operation] = []
-
-    def collect(op, _rewriter):
-        op = as_operation(op)
-        if op.regions:
-            i = len(found)
-            while i and is_ancestor(op, found[i - 1]):
-                i -= 1
-            found.insert(i, op)
-        else:
-            found.append(op)
-        return True  # no change
-
-    patterns = mlir_rewrite.RewritePatternSet(anchor.context)
-    for name in sorted(names):
-        patterns.add(name, collect, benefit=1)
-    mlir_rewrite.walk_and_apply_patterns(anchor, patterns.freeze())
-    return found
 
 
 class Budget:
