@@ -155,7 +155,11 @@ def _remap_operands(op, mapping: dict) -> None:
                 nested.operands[i] = new
         return ir.WalkResult.ADVANCE
 
-    operation(op).walk(visit)
+    op = operation(op)
+    if op.regions:
+        op.walk(visit)
+    else:
+        visit(op)  # nothing nested: no walk
 
 
 class Produced(NamedTuple):

@@ -162,6 +162,13 @@ class RewriteContext:
 
     def _forget_subtree(self, op: ir.Operation) -> None:
         """Record `op`, every op inside it and all their values as erased."""
+        if not op.regions:  # nothing inside: no walk
+            self.dead_ops.add(address(op))
+            self.erased.add(address(op))
+            for r in op.results:
+                self.dead_values.add(address(r))
+            return
+
         def visit(inner):
             inner = operation(inner)
             self.dead_ops.add(address(inner))
@@ -178,9 +185,10 @@ class RewriteContext:
     def _outside_uses(self, op: ir.Operation) -> list[tuple[int, int, ir.Operation]]:
         """(result index, number of uses, first user) of results used outside `op`."""
         found = []
+        nested = bool(op.regions)  # else no user is inside `op`
         for i, r in enumerate(op.results):
             users = [operation(u.owner) for u in r.uses]
-            users = [u for u in users if not (u == op or is_ancestor(op, u))]
+            users = [u for u in users if not (u == op or nested and is_ancestor(op, u))]
             if users:
                 found.append((i, len(users), users[0]))
         return found

@@ -254,6 +254,12 @@ class PassRunner:
     def _try_rules(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext) -> bool:
         observer = self.observer
         stats_on = observer.collect_stats
+        if not stats_on:
+            for rule in rules:
+                if self._try_rule(op, rule, ctx):
+                    self._budget.spend(rule, self._fired_on)
+                    return True
+            return False
         for rule in rules:
             t0 = time.perf_counter() if stats_on else 0.0
             fired = self._try_rule(op, rule, ctx)

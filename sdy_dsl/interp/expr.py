@@ -274,6 +274,13 @@ class ExprCompiler:
         args = [self.compile(a, bound, allow_actions) for a in node.args]
         impl, name = fn.fn, fn.name
         if fn.wants_ctx:
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda env: impl(env.ctx, a0(env))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda env: impl(env.ctx, a0(env), a1(env))
+
             def call_with_ctx(env):
                 return impl(env.ctx, *[a(env) for a in args])
             return call_with_ctx
