@@ -411,10 +411,11 @@ class ExplicitReshards:
             s = self.sharding(result)
             if (s.unreduced if s is not None else ()) != first_unreduced:
                 raise ReshardError(op, "Unreduced axes mismatch between results for multi-result op.")
-        point = ir.InsertionPoint(op)
-        for i in range(len(op.operands)):
-            source = self.sharding(op.operands[i])
-            if source is not None:
+        point = None
+        for i, operand in enumerate(list(op.operands)):
+            source = self.sharding(operand)
+            if source is not None and source.unreduced:  # else nothing to reduce
+                point = point or ir.InsertionPoint(op)
                 self.all_reduce_if_unreduced_to_replicated(op, i, source, first, point)
 
     def all_reduce_if_unreduced_to_replicated(self, user, index: int, source: TensorSharding | None,
