@@ -176,7 +176,7 @@ def run_source(source: str | bytes, registry: PassRegistry, pipeline: Pipeline, 
             module = ir.Module.parse(source)
             seconds["parse"] = seconds.get("parse", 0.0) + time.perf_counter() - t0
             runner = PipelineRunner(registry, pipeline, observer, **runner_options)
-            runner.run(module)
+            runner.run(module, verified=True)  # Module.parse verified it
             t0 = time.perf_counter()
             output = runner.module_text(module).rstrip("\n") + "\n"
             seconds["print"] = seconds.get("print", 0.0) + time.perf_counter() - t0

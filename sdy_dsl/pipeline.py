@@ -311,6 +311,7 @@ class PipelineRunner:
         self.progress, self.timing = progress, timing
         self.plan = self._plan(pipeline)
         self.timings: list[tuple[str, float]] = []
+        self._verified = False  # whether the module is known to verify as it is now
 
     def _plan(self, pipeline: Pipeline):
         """Validate every step up front: unknown passes and options fail before any work."""
@@ -361,8 +362,11 @@ class PipelineRunner:
     def _step_error(step: Step, message: str):
         return _error_at(step.loc, message)
 
-    def run(self, module: ir.Module) -> None:
+    def run(self, module: ir.Module, verified: bool = False) -> None:
+        """Run the plan on MODULE; VERIFIED: MODULE is known to verify (e.g. it
+        was just parsed), so a first pass that changes nothing need not verify it."""
         module_op = module.operation
+        self._verified = verified
         total = len(self.plan)
         for i, (kind, step, what, options) in enumerate(self.plan):
             t0 = time.perf_counter()
@@ -374,11 +378,13 @@ class PipelineRunner:
                 if step.name in ("inline", "canonicalize"):
                     check_manual_computations_canonicalizable(module_op)
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
+                pm.enable_verifier(True)
                 try:
                     pm.run(module_op)
                 except ir.MLIRError as e:
                     # Its diagnostics (located in the input) are reported by the caller.
                     raise MlirPassFailure(step.name, e) from None
+                self._verified = True  # MLIR's pass manager verified the result
             else:
                 self._run_rule_pass(what, options, module_op)
             codec.clear_if_large()
@@ -413,7 +419,11 @@ class PipelineRunner:
                     runner.run(op)
         else:
             runner.run(module_op)
-        verify_or_raise(module_op, passdef.name)
+        # Like MLIR's pass manager, verify after each pass; a pass that changed
+        # nothing leaves a module known to verify as it was.
+        if runner.modified or not self._verified:
+            verify_or_raise(module_op, passdef.name)
+            self._verified = True
 
 
 def check_manual_computations_canonicalizable(module_op) -> None:

@@ -23,6 +23,8 @@ def _even(ctx: RewriteContext, s: TensorSharding, t: ir.Type) -> TensorSharding:
     if s is None or shape is None:
         return s
     mesh = ctx.meshes().mesh_of(s)
+    if all(size % dim.size(mesh) == 0 for dim, size in zip(s.dims, shape)):
+        return s  # evenly sharded already
     dims = []
     for dim, size in zip(s.dims, shape):
         if size % dim.size(mesh) == 0:

@@ -8,12 +8,14 @@ call-graph order, the walk of each body, copying sub-computations per use
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from jaxlib.mlir import ir
 
 from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime.values import operation
+from sdy_dsl.runtime.values import operation, ops_named
 
 CALL = "func.call"
 FUNC = "func.func"
@@ -114,18 +116,6 @@ def _callee(call) -> str:
     return ir.FlatSymbolRefAttr(operation(call).attributes["callee"]).value
 
 
-def _ops_named(root, name: str, order=ir.WalkOrder.PRE_ORDER) -> list:
-    found = []
-
-    def visit(op):
-        if op.name == name:
-            found.append(operation(op))
-        return ir.WalkResult.ADVANCE
-
-    operation(root).walk(visit, order)
-    return found
-
-
 def _functions_callees_first(module) -> list:
     """Call-graph post-order: from each function in module order, its callees (in call order) first."""
     functions = _functions_by_name(module)
@@ -135,7 +125,7 @@ def _functions_callees_first(module) -> list:
         if func in seen:
             return
         seen.add(func)
-        for call in _ops_named(func, CALL):
+        for call in ops_named(func, [CALL]):
             callee = functions.get(_callee(call))
             if callee is not None:
                 visit(callee)
@@ -165,7 +155,18 @@ def _remap_operands(op, mapping: dict) -> None:
                 nested.operands[i] = new
         return ir.WalkResult.ADVANCE
 
-    operation(op).walk(visit)
+    op = operation(op)
+    if op.regions:
+        op.walk(visit)
+    else:
+        visit(op)  # nothing nested: no walk
+
+
+class Produced(NamedTuple):
+    """The results of one body's constant expressions and scalar expansions
+    (values compare cheaper than their defining ops)."""
+    by_constants: set
+    by_expansions: set
 
 
 class _Splitter:
@@ -191,16 +192,18 @@ class _Splitter:
         kind_and_name = state.preserving_unless_non_constant.get(op)
         return kind_and_name is not None and kind_and_name[1] not in state.non_constant[kind_and_name[0]]
 
-    def is_constant_expression(self, op, constants: dict) -> bool:
+    def is_constant_expression(self, op, operands: list, constant_values: set) -> bool:
         if op in self.state.constant_sources:
             return True
-        return self.preserves_constness(op) and all(_defining_op(v) in constants for v in op.operands)
+        return self.preserves_constness(op) and all(v in constant_values for v in operands)
 
     # ------------------------------------------------------------------ one body
     def split_body(self, owner, func) -> None:
         """Visit the body of `owner` (a function or a named computation), named computation bodies excluded."""
         constants: dict = {}  # ordered sets
         expansions: dict = {}
+        # Their results: a value is produced by one of them when it is in here.
+        produced = Produced(set(), set())
         # What a non-constant op here makes non-constant.
         computations = [("function", _original_name(func))]
         if owner.name == NAMED_COMPUTATION:
@@ -218,27 +221,30 @@ class _Splitter:
         # op being visited and nothing is erased before the end.
         owner.walk(collect, ir.WalkOrder.PRE_ORDER)
         for op in body_ops:
-            self.visit_op(op, computations, constants, expansions)
+            self.visit_op(op, computations, constants, expansions, produced)
         self.followers_of.clear()  # erased values' addresses may be reused
         for op in list(expansions) + list(reversed(constants)):
             self.erase_if_unused(op)
 
-    def visit_op(self, op, computations: list[tuple[str, str]], constants: dict, expansions: dict) -> None:
+    def visit_op(self, op, computations: list[tuple[str, str]], constants: dict, expansions: dict,
+                 produced: "Produced") -> None:
         state = self.state
         if op in state.neither_constant_nor_user:
             return
-        if self.is_constant_expression(op, constants):
+        operands = list(op.operands)
+        if self.is_constant_expression(op, operands, produced.by_constants):
             constants[op] = None
+            produced.by_constants.update(op.results)
             return
         if not self.preserves_constness(op) and not op.has_trait(ir.IsTerminatorTrait):
             for kind, name in computations:
                 state.non_constant[kind].add(name)
         if op in state.scalar_expansions:
             expansions[op] = None
+            produced.by_expansions.update(op.results)
             return
-        for i, operand in enumerate(list(op.operands)):
-            producer = _defining_op(operand)
-            if producer is not None and (producer in constants or producer in expansions):
+        for i, operand in enumerate(operands):
+            if operand in produced.by_constants or operand in produced.by_expansions:
                 op.operands[i] = self.copy_for_one_use(operand)
                 self.ctx.mark_changed()
 
@@ -312,7 +318,7 @@ class _Splitter:
         """Append a copy of `func` (its callees copied likewise, first) under a fresh name; return the name."""
         copy = func.clone(ip=False)
         self.functions_being_copied.add(func)
-        for call in _ops_named(copy, CALL):
+        for call in ops_named(copy, [CALL]):
             self.call_copy_of_callee(call)
         self.functions_being_copied.discard(func)
         copy.attributes[ORIGINAL_FUNC_NAME] = ir.StringAttr.get(_original_name(func))
@@ -336,6 +342,6 @@ def split_constant_sub_computations(ctx: RewriteContext) -> None:
     """Functions callees first; in each, named computation bodies (innermost first), then its body."""
     splitter = _Splitter(ctx)
     for func in _functions_callees_first(ctx.module):
-        for named_computation in _ops_named(func, NAMED_COMPUTATION, ir.WalkOrder.POST_ORDER):
+        for named_computation in ops_named(func, [NAMED_COMPUTATION], pre_order=False):
             splitter.split_body(named_computation, func)
         splitter.split_body(func, func)

@@ -12,16 +12,20 @@ from jaxlib.mlir import ir
 
 from ..runtime import interfaces
 from ..runtime.sharding import Mesh, TensorSharding, codec
-from ..runtime.values import operation, rank_of, remove_dict_entry, sharding_slots, tensor_type
+from ..runtime.values import SHARDING_ATTR, operation, rank_of, remove_dict_entry, tensor_type
 from .context import RewriteContext
 from .expr import Function
 
 BUILTINS: dict[str, Function] = {}
 
 
-def query(fn: Callable = None, *, name: str | None = None):
+def query(fn: Callable = None, *, name: str | None = None, pure: bool = False,
+          root_names: Callable | None = None):
+    """A query; `pure`: no effect, and its result depends only on its arguments,
+    the options and the module's meshes; `root_names(registry)`: for a
+    predicate on an op, the op names it can hold for (see expr.Function)."""
     def register(f):
-        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f)
+        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, pure=pure, root_names=root_names)
         return f
     return register(fn) if fn is not None else register
 
@@ -65,38 +69,38 @@ def to_attr(value) -> ir.Attribute:
 # --------------------------------------------------------------------------- queries: general
 
 
-@query
+@query(pure=True)
 def option(ctx: RewriteContext, name: str):
     """The value of one of the pass's options."""
     return ctx.options[name]
 
 
-@query
+@query(pure=True)
 def name_of(op) -> str:
     return operation(op).name
 
 
-@query(name="len")
+@query(name="len", pure=True)
 def length(items) -> int:
     return len(items)
 
 
-@query
+@query(pure=True)
 def any_of(items: Iterable, predicate: Callable) -> bool:
     return any(predicate(x) for x in items)
 
 
-@query
+@query(pure=True)
 def all_of(items: Iterable, predicate: Callable) -> bool:
     return all(predicate(x) for x in items)
 
 
-@query(name="map")
+@query(name="map", pure=True)
 def map_items(items: Iterable, fn: Callable) -> list:
     return [fn(x) for x in items]
 
 
-@query(name="filter")
+@query(name="filter", pure=True)
 def filter_items(items: Iterable, predicate: Callable) -> list:
     return [x for x in items if predicate(x)]
 
@@ -113,12 +117,12 @@ def has_attr(op, name: str) -> bool:
     return name in operation(op).attributes
 
 
-@query
+@query(pure=True)
 def string_value(attribute) -> str:
     return ir.StringAttr(attribute).value
 
 
-@query
+@query(pure=True)
 def int_value(attribute) -> int:
     return ir.IntegerAttr(attribute).value
 
@@ -126,12 +130,12 @@ def int_value(attribute) -> int:
 # --------------------------------------------------------------------------- queries: values and ops
 
 
-@query
+@query(pure=True)
 def rank(value: ir.Value) -> int:
     return rank_of(value.type)
 
 
-@query
+@query(pure=True)
 def shape(value: ir.Value) -> list[int]:
     return list(ir.ShapedType(value.type).shape)
 
@@ -201,12 +205,12 @@ def has_sharding(value: ir.Value) -> bool:
     return interfaces.sharding_of(value) is not None
 
 
-@query
+@query(pure=True)
 def tensor_sharding(attribute) -> TensorSharding | None:
     return to_sharding(attribute)
 
 
-@query
+@query(pure=True)
 def shardings(attribute) -> tuple:
     """The shardings of a TensorShardingPerValueAttr."""
     return codec.sharding_per_value(attribute) if attribute is not None else ()
@@ -219,22 +223,22 @@ def is_custom_rule(rule_attr) -> bool:
     return bool(sdy.OpShardingRuleAttr(rule_attr).is_custom)
 
 
-@query
+@query(pure=True)
 def closed(s) -> TensorSharding:
     return to_sharding(s).closed()
 
 
-@query
+@query(pure=True)
 def drop_replicated(s) -> TensorSharding:
     return to_sharding(s).without_replicated()
 
 
-@query
+@query(pure=True)
 def is_fully_closed(s) -> bool:
     return to_sharding(s).is_fully_closed
 
 
-@query
+@query(pure=True)
 def without_size_one_axes(s, mesh: Mesh) -> TensorSharding:
     """The sharding without axes of size one (in dims, replicated and unreduced)."""
     def keep(axes):
@@ -243,31 +247,31 @@ def without_size_one_axes(s, mesh: Mesh) -> TensorSharding:
     return to_sharding(s).map_axes(keep).without_priorities_on_empty_closed_dims()
 
 
-@query
+@query(pure=True)
 def with_inline_mesh(s, mesh: Mesh) -> TensorSharding:
     """The sharding with `mesh` inlined in place of its mesh symbol."""
     return to_sharding(s).with_mesh(None, mesh)
 
 
-@query
+@query(pure=True)
 def with_mesh_symbol(s, name: str) -> TensorSharding:
     """The sharding referring to the `sdy.mesh` symbol `name`."""
     return to_sharding(s).with_mesh(name, None)
 
 
-@query
+@query(pure=True)
 def mesh_of(ctx: RewriteContext, s) -> Mesh:
     """The mesh of a sharding: its inlined mesh, or the `sdy.mesh` it names."""
     return ctx.meshes().mesh_of(to_sharding(s))
 
 
-@query
+@query(pure=True)
 def meshes(ctx: RewriteContext) -> list[Mesh]:
     """The meshes of the module's `sdy.mesh` ops, in order."""
     return list(ctx.meshes().meshes.values())
 
 
-@query
+@query(pure=True)
 def mesh_named(ctx: RewriteContext, name: str) -> Mesh | None:
     return ctx.meshes().meshes.get(name)
 
@@ -372,12 +376,58 @@ def move_after(ctx: RewriteContext, op, other) -> None:
 @action
 def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
     """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
-    for slot in sharding_slots(ctx.live_op(op, "for_each_sharding")):
-        old = slot.read()
+    op = ctx.live_op(op, "for_each_sharding")
+    # A pure transform (a lambda of its sharding alone) gives each distinct
+    # attribute the same new one: remember it, for this stage run.
+    memo = getattr(transform, "memo", None)
+    attrs = op.attributes
+    for key, attr in attrs.items():
+        kind = codec.sharding_kind(attr)
+        if kind is not None:
+            new = _transformed(attr, kind, transform, memo)
+            if new is not None:
+                attrs[key] = new
+                ctx.mark_changed()
+    if op.name == "func.func":
+        # Each argument's / result's `sdy.sharding`, in order; the array is written once.
+        for key in ("arg_attrs", "res_attrs"):
+            if key not in attrs:
+                continue
+            dicts = list(ir.ArrayAttr(attrs[key]))
+            changed = False
+            for i, d in enumerate(dicts):
+                d = ir.DictAttr(d)
+                if SHARDING_ATTR not in d:
+                    continue
+                new = _transformed(d[SHARDING_ATTR], "single", transform, memo)
+                if new is not None:
+                    entries = {n.name: n.attr for n in d}
+                    entries[SHARDING_ATTR] = new
+                    dicts[i] = ir.DictAttr.get(entries)
+                    changed = True
+            if changed:
+                attrs[key] = ir.ArrayAttr.get(dicts)
+                ctx.mark_changed()
+
+
+def _transformed(attr: ir.Attribute, kind: str, transform: Callable, memo: dict | None) -> ir.Attribute | None:
+    """The sharding attribute `transform` makes of ATTR (a "single" sharding or
+    a "per_value" list of them), or None when it stays the same."""
+    if memo is not None:
+        hit = memo.get(attr, memo)
+        if hit is not memo:
+            return hit
+    if kind == "single":
+        old = codec.tensor_sharding(attr)
+        new = transform(old)
+        result = None if new is old or new == old else codec.tensor_sharding_attr(new)
+    else:
+        old = codec.sharding_per_value(attr)
         new = tuple(transform(s) for s in old)
-        if new != old:
-            slot.write(new)
-            ctx.mark_changed()
+        result = None if new == old else codec.sharding_per_value_attr(new)
+    if memo is not None:
+        memo[attr] = result
+    return result
 
 
 @action
@@ -411,25 +461,30 @@ def fail(ctx: RewriteContext, op, message: str) -> None:
 # --------------------------------------------------------------------------- queries: data-flow edges
 
 
-@query(name="reversed")
+@query(name="reversed", pure=True)
 def reversed_items(items: Iterable) -> list:
     return list(reversed(list(items)))
 
 
-@query
+@query(pure=True)
 def is_static_shaped(value: ir.Value) -> bool:
     """A ranked tensor (or mesh tensor) with a static shape (tokens and tuples are not)."""
     t = tensor_type(value.type)
     return t is not None and t.has_static_shape
 
 
-@query
+def _data_flow_op_names(registry) -> frozenset:
+    """The op names rules/interfaces.yaml declares data-flow edges for."""
+    return frozenset(name for name, decl in registry.interfaces.ops.items() if decl.data_flow)
+
+
+@query(root_names=_data_flow_op_names)
 def is_data_flow_op(op) -> bool:
     """Whether rules/interfaces.yaml declares data-flow edges for this op."""
     return interfaces.table().data_flow(op) is not None
 
 
-@query
+@query(root_names=_data_flow_op_names)
 def keeps_edge_owner_shardings_divisible(op) -> bool:
     decl = interfaces.table().data_flow(op)
     return decl is not None and decl.keep_divisible
@@ -473,12 +528,12 @@ def set_edge_owner_shardings(ctx: RewriteContext, op, owners, shardings) -> None
         ctx.mark_changed()
 
 
-@query(name="range")
+@query(name="range", pure=True)
 def range_list(n: int) -> list[int]:
     return list(range(n))
 
 
-@query
+@query(pure=True)
 def at(items, index: int):
     """The item at `index` of a list (of values, shardings, ...)."""
     return list(items)[index]

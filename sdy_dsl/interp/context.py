@@ -7,7 +7,7 @@ from typing import Callable, TypeVar
 from jaxlib.mlir import ir
 
 from ..runtime.sharding import codec
-from ..runtime.values import MeshTable, module_of, operation
+from ..runtime.values import MeshTable, is_ancestor, module_of, operation
 
 T = TypeVar("T")
 
@@ -40,6 +40,7 @@ class RewriteContext:
         self.dead_ops: set[int] = set()
         self.dead_values: set[int] = set()
         self._meshes: MeshTable | None = None
+        self._memos: dict = {}  # memos of pure lambdas (expr.Function.pure), per stage run
         self.scratch: dict = {}  # per-run state for hooks that need it
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
 
@@ -59,6 +60,20 @@ class RewriteContext:
 
     def invalidate_meshes(self) -> None:
         self._meshes = None
+        self._memos.clear()  # pure functions may depend on the meshes
+
+    # ------------------------------------------------------------------ memos
+    def memo(self, key) -> dict:
+        """The memo of one pure lambda (see expr.ExprCompiler._Lambda) for this stage run."""
+        try:
+            return self._memos[key]
+        except KeyError:
+            memo = self._memos[key] = {}
+            return memo
+
+    def begin_stage(self) -> None:
+        """A stage starts: memos of pure functions start empty."""
+        self._memos.clear()
 
     # ------------------------------------------------------------------ guards
     # Every IR action checks its preconditions here before touching MLIR, so a
@@ -93,6 +108,8 @@ class RewriteContext:
 
     def live_op(self, op, action: str, role: str = "an op") -> ir.Operation:
         """`op` as a live ir.Operation, or an ActionError."""
+        if op is self.root and not self.dead_ops and type(op) is ir.Operation:
+            return op  # the op being rewritten, nothing erased yet: live
         if not isinstance(op, (ir.Operation, ir.OpView)):
             raise ActionError(f"{action} expects {role}, got {describe(op)}")
         if self.is_erased(op):
@@ -145,6 +162,13 @@ class RewriteContext:
 
     def _forget_subtree(self, op: ir.Operation) -> None:
         """Record `op`, every op inside it and all their values as erased."""
+        if not op.regions:  # nothing inside: no walk
+            self.dead_ops.add(address(op))
+            self.erased.add(address(op))
+            for r in op.results:
+                self.dead_values.add(address(r))
+            return
+
         def visit(inner):
             inner = operation(inner)
             self.dead_ops.add(address(inner))
@@ -161,9 +185,10 @@ class RewriteContext:
     def _outside_uses(self, op: ir.Operation) -> list[tuple[int, int, ir.Operation]]:
         """(result index, number of uses, first user) of results used outside `op`."""
         found = []
+        nested = bool(op.regions)  # else no user is inside `op`
         for i, r in enumerate(op.results):
             users = [operation(u.owner) for u in r.uses]
-            users = [u for u in users if not (u == op or is_ancestor(op, u))]
+            users = [u for u in users if not (u == op or nested and is_ancestor(op, u))]
             if users:
                 found.append((i, len(users), users[0]))
         return found
@@ -317,17 +342,6 @@ def _invalidate(op: ir.Operation) -> None:
         op._set_invalid()
     except (AttributeError, RuntimeError):
         pass
-
-
-def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
-    """Whether op `a` strictly contains op `b`."""
-    p = b.parent
-    while p is not None:
-        p = operation(p)
-        if p == a:
-            return True
-        p = p.parent
-    return False
 
 
 def defined_inside(value: ir.Value, op: ir.Operation) -> bool:

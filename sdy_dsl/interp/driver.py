@@ -25,7 +25,7 @@ import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 
 from ..diagnostics import PassFailure
 from ..errors import SdyDslError
-from ..runtime.values import count_ops
+from ..runtime.values import count_ops, ops_named
 from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
 from .matcher import as_operation
@@ -146,6 +146,12 @@ class PassRunner:
         self.error: BaseException | None = None
         self._greedy = False
         self._budget = Budget()
+        self._explained: set[str] = set()  # ids of the running stage's rules --explain asks about
+        self._locate_fires = False  # whether a fire records the op's location (for messages)
+        # Whether a run may have changed the IR: a rule fired, a stage hook ran
+        # (hooks change the IR directly) or the greedy driver ran (it erases
+        # dead ops by itself). A pass that changed nothing need not be verified.
+        self.modified = False
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -160,6 +166,7 @@ class PassRunner:
         ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
         for stage in self.passdef.stages:
             if stage.hook is not None:
+                self.modified = True
                 ctx.driver_kind = None
                 ctx.begin_rewrite()
                 try:
@@ -175,15 +182,25 @@ class PassRunner:
             rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
             if not rules:
                 continue
-            index, any_op = self._index(rules)
             kind = stage.driver.kind
             self._greedy = kind == "greedy"
             ctx.driver_kind = kind
+            ctx.begin_stage()
+            self._explained = {r.id for r in rules if self._explains(r)}
+            if kind != "greedy" and not self._explained and all(self._cannot_fire(r, ctx) for r in rules):
+                # No rule can fire on any op (an invariant constraint fails, and
+                # without a firing rule the IR stays as it is): the walk would
+                # change nothing. (The greedy driver erases dead ops by itself.)
+                continue
+            index, any_op = self._index(rules)
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
+            self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
+            if self._budget.fires or self._greedy:
+                self.modified = True
             if self.error is not None:
                 error, self.error = self.error, None
                 raise error
@@ -191,15 +208,41 @@ class PassRunner:
                 # `error(...)` actions report every offending op, then the stage fails.
                 raise PassFailure(ctx.errors[0])
 
-    @staticmethod
-    def _index(rules: list[Rule]):
+    def _explains(self, rule: Rule) -> bool:
+        explain = self.observer.explain
+        return bool(explain) and (rule.id in explain or f"{self.passdef.name}/{rule.id}" in explain)
+
+    def _cannot_fire(self, rule: Rule, ctx: RewriteContext) -> bool:
+        """Whether one of the rule's leading invariant constraints fails now."""
+        env = Env(ctx, {})
+        for constraint, _ in rule.where[:rule.invariant_where]:
+            try:
+                if not constraint(env):
+                    return True
+            except Exception:  # reported where the rule is tried, as before
+                return False
+        return False
+
+    def _roots(self, rule: Rule) -> tuple[str, ...]:
+        """The op names a rule is tried on: its pattern's, or for a `*` rule
+        whose first constraint declares the ops it can hold for, those
+        (unless --explain asks about the rule on every op)."""
+        if rule.roots == ("*",) and rule.root_guard is not None and rule.id not in self._explained:
+            from ..runtime import op_registry
+            names = rule.root_guard(op_registry.active())
+            if names is not None:
+                return tuple(sorted(names))
+        return rule.roots
+
+    def _index(self, rules: list[Rule]):
         ordered = sorted(rules, key=lambda r: (-r.benefit, r.order))
         index: dict[str, list[Rule]] = {}
-        any_op = [r for r in ordered if r.roots == ("*",)]
+        roots = {id(r): self._roots(r) for r in ordered}
+        any_op = [r for r in ordered if roots[id(r)] == ("*",)]
         for r in ordered:
-            if r.roots == ("*",):
+            if roots[id(r)] == ("*",):
                 continue
-            for name in r.roots:
+            for name in roots[id(r)]:
                 index.setdefault(name, []).append(r)
         if any_op:
             # Rules on any op interleave with named ones by benefit and order.
@@ -211,6 +254,12 @@ class PassRunner:
     def _try_rules(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext) -> bool:
         observer = self.observer
         stats_on = observer.collect_stats
+        if not stats_on:
+            for rule in rules:
+                if self._try_rule(op, rule, ctx):
+                    self._budget.spend(rule, self._fired_on)
+                    return True
+            return False
         for rule in rules:
             t0 = time.perf_counter() if stats_on else 0.0
             fired = self._try_rule(op, rule, ctx)
@@ -232,7 +281,7 @@ class PassRunner:
     def _try_rule(self, op: ir.Operation, rule: Rule, ctx: RewriteContext):
         """None: did not match; False: matched but changed nothing; True: fired."""
         bindings = rule.match(op)
-        explain = rule.id in self.observer.explain or f"{self.passdef.name}/{rule.id}" in self.observer.explain
+        explain = rule.id in self._explained
         if bindings is None:
             if explain:
                 self._explain(op, rule, "the pattern did not match")
@@ -247,7 +296,10 @@ class PassRunner:
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
             op_name = op.name
-            location = op.location  # printed only when a message needs it
+            # Printed only when a message needs it: a trace line, the greedy
+            # driver's no-op warning or a budget error (under `walk` and
+            # `once` each op is visited once: only a `max-rewrites` runs out).
+            location = op.location if self._locate_fires else None
             self._fired_on = (op_name, location)
             ctx.changed = False
             ctx.begin_rewrite(op)
@@ -287,14 +339,17 @@ class PassRunner:
 
     # ------------------------------------------------------------------ drivers
     def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True):
-        ops: list[ir.Operation] = []
+        if any_op:
+            ops: list[ir.Operation] = []
 
-        def collect(op):
-            ops.append(op)
-            return ir.WalkResult.ADVANCE
+            def collect(op):
+                ops.append(op)
+                return ir.WalkResult.ADVANCE
 
-        anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
-        ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+            anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
+            ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+        else:
+            ops = ops_named(anchor, index)
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first

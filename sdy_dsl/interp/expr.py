@@ -25,9 +25,18 @@ class Function:
     min_args: int
     max_args: int | None
     is_action: bool = False
+    # Pure: no effect, and the result depends only on the arguments, the pass
+    # options and the module's meshes (so equal arguments give equal results
+    # while the meshes stay as they are).
+    pure: bool = False
+    # For a predicate on an op: the op names it can hold for, from the run's
+    # op registry (None: any). A `*` rule whose first constraint is such a
+    # predicate on the root is tried on those ops only.
+    root_names: Callable | None = None
 
     @staticmethod
-    def of(name: str, fn: Callable, is_action: bool = False) -> "Function":
+    def of(name: str, fn: Callable, is_action: bool = False, pure: bool = False,
+           root_names: Callable | None = None) -> "Function":
         params = list(inspect.signature(fn).parameters.values())
         wants_ctx = bool(params) and params[0].name == "ctx"
         if wants_ctx:
@@ -39,7 +48,7 @@ class Function:
             elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
                 hi = hi + 1 if hi is not None else None
                 lo += p.default is p.empty
-        return Function(name, fn, wants_ctx, lo, hi, is_action)
+        return Function(name, fn, wants_ctx, lo, hi, is_action, pure, root_names)
 
     def signature_text(self) -> str:
         sig = inspect.signature(self.fn)
@@ -201,6 +210,11 @@ class ExprCompiler:
     def _Lambda(self, node, bound, allow_actions):
         param = node.param
         body = self.compile(node.body, bound | {param}, allow_actions)
+        free, pure = self.info(node.body)
+        # A pure lambda of its parameter alone gives equal results for equal
+        # arguments: it carries a memo (`call.memo`, one per stage run, see
+        # RewriteContext.memo) that callers such as for_each_sharding may use.
+        memo_key = object() if pure and free <= {param} else None
 
         def make(env):
             def call(arg):
@@ -213,8 +227,36 @@ class ExprCompiler:
                         env.vars.pop(param, None)
                     else:
                         env.vars[param] = saved
+            if memo_key is not None:
+                call.memo = env.ctx.memo(memo_key)
             return call
         return make
+
+    def info(self, node: S.Expr) -> tuple[frozenset, bool]:
+        """(free metavariables, pure) of an expression: pure when it has no
+        effect and its value depends only on its free metavariables, the
+        options and the module's meshes (see Function.pure)."""
+        if isinstance(node, S.Lit):
+            return frozenset(), True
+        if isinstance(node, S.Var):
+            return frozenset((node.name,)), True
+        if isinstance(node, S.Lambda):
+            free, pure = self.info(node.body)
+            return free - {node.param}, pure
+        if isinstance(node, S.Call):
+            fn = self.functions.get(node.func)
+            parts = [self.info(a) for a in node.args]
+            pure = fn is not None and fn.pure and all(p for _, p in parts)
+            return frozenset().union(*(f for f, _ in parts)), pure
+        if isinstance(node, S.Bind):
+            free, _ = self.info(node.value)
+            return free, False  # it binds a name: an effect on the rule application
+        children = {S.ListExpr: lambda n: n.items, S.GetAttr: lambda n: [n.target],
+                    S.Not: lambda n: [n.operand], S.BoolOp: lambda n: n.operands,
+                    S.Compare: lambda n: [n.left, n.right], S.Arith: lambda n: [n.left, n.right],
+                    S.IfElse: lambda n: [n.cond, n.then, n.otherwise]}[type(node)](node)
+        parts = [self.info(c) for c in children]
+        return frozenset().union(*(f for f, _ in parts)), all(p for _, p in parts)
 
     def _Call(self, node, bound, allow_actions):
         fn = self.functions.get(node.func)
@@ -232,6 +274,13 @@ class ExprCompiler:
         args = [self.compile(a, bound, allow_actions) for a in node.args]
         impl, name = fn.fn, fn.name
         if fn.wants_ctx:
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda env: impl(env.ctx, a0(env))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda env: impl(env.ctx, a0(env), a1(env))
+
             def call_with_ctx(env):
                 return impl(env.ctx, *[a(env) for a in args])
             return call_with_ctx

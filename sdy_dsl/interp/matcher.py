@@ -44,6 +44,12 @@ class PatternCompiler:
     def compile(self) -> Callable[[ir.Operation], dict | None]:
         lines = self.pattern.lines
         root_matcher = self._compile_scope(lines, is_top=True)
+        root = lines[-1]
+        if (len(lines) == 1 and root.is_any_op and root.label and not root.results and root.operands is None
+                and not root.attrs and root.regions is None):
+            # `$op = *`: every op matches; bind it.
+            label = "$" + root.label
+            return lambda op: {"$root": op, label: op}
 
         def match(op: ir.Operation) -> dict | None:
             bindings = {"$root": op}

@@ -95,6 +95,12 @@ class Rule:
     loc: Loc
     summary: str = ""
     enabled: bool = True
+    # For a `*` rule whose first constraint is a predicate on the root with
+    # declared root names (expr.Function.root_names): that function.
+    root_guard: Callable | None = None
+    # How many leading constraints are invariant: pure and about no
+    # metavariable, so the same for every op while the IR stays as it is.
+    invariant_where: int = 0
 
 
 @dataclass
@@ -426,20 +432,53 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
     else:
         _expect(isinstance(raw_where, list), raw.loc_of("where"), "'where' must be an expression or a list of them")
         item_locs = raw_where.item_locs
+    nodes = []
     for i, text in enumerate(raw_where):
         _expect(isinstance(text, str), item_locs[i], "a constraint is an expression string")
-        where.append((_compile_expr(compiler, text, item_locs[i], bound, allow_actions=False), str(text)))
+        node = _parse_expr(text, item_locs[i])
+        nodes.append(node)
+        where.append((_compile_expr(compiler, text, item_locs[i], bound, allow_actions=False, node=node), str(text)))
+    invariant = 0
+    for node in nodes:
+        free, pure = compiler.info(node)
+        if free or not pure:
+            break
+        invariant += 1
 
     actions = _load_actions(raw["rewrite"], raw.loc_of("rewrite"), compiler, bound, pattern)
     benefit = raw.get("benefit", len(pattern.lines))
     _expect(isinstance(benefit, int) and benefit >= 0, raw.loc_of("benefit"), "benefit must be a non-negative integer")
     return Rule(id=str(rid), roots=pattern.root.names, match=matcher, where=where, actions=actions,
-                benefit=benefit, order=order, loc=raw.loc, summary=str(raw.get("summary", "")))
+                benefit=benefit, order=order, loc=raw.loc, summary=str(raw.get("summary", "")),
+                root_guard=_root_guard(compiler, nodes, pattern), invariant_where=invariant)
 
 
-def _compile_expr(compiler: ExprCompiler, text, loc: Loc, bound: set, allow_actions: bool):
+def _root_guard(compiler: ExprCompiler, where: list, pattern: S.Pattern) -> Callable | None:
+    """The root_names of the first constraint, when it is a predicate with
+    declared root names on the root of a `*` pattern."""
+    if not where or pattern.root.names != ("*",):
+        return None
+    first = where[0]
+    if not isinstance(first, S.Call) or len(first.args) != 1 or not isinstance(first.args[0], S.Var):
+        return None
+    fn = compiler.functions.get(first.func)
+    root_vars = {"$root"} | ({"$" + pattern.root.label} if pattern.root.label else set())
+    if fn is None or fn.root_names is None or first.args[0].name not in root_vars:
+        return None
+    return fn.root_names
+
+
+def _parse_expr(text, loc: Loc) -> S.Expr:
     try:
-        node = S.parse_expr(str(text))
+        return S.parse_expr(str(text))
+    except S.SyntaxErrorAt as e:
+        raise _text_loc(text, loc, e.offset).error(e.message) from None
+
+
+def _compile_expr(compiler: ExprCompiler, text, loc: Loc, bound: set, allow_actions: bool,
+                  node: S.Expr | None = None):
+    try:
+        node = S.parse_expr(str(text)) if node is None else node
         return compiler.compile(node, bound, allow_actions)
     except (S.SyntaxErrorAt, CompileError) as e:
         raise _text_loc(text, loc, e.offset).error(e.message) from None

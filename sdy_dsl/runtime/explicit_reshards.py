@@ -34,7 +34,7 @@ from .op_sharding_rule_registry import OpShardingRuleRegistry, sharding_rule_for
 from .propagation.projection import (
     STRICT_PREFIX, NOT_A_PREFIX, ShardingProjection, TensorFactorShardings, add_axis_or_merge,
     axis_list_prefix_status, prefix_without_overlap_all)
-from .sharding_store import erase_manual_axes
+from .sharding_store import ShardingStore, erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, axes_size, axis_set_difference, codec, sort_and_merge_axes
 from .values import MeshTable, operation
 
@@ -163,17 +163,35 @@ class ExplicitReshards:
         self.rules = rules
         self.full = enable_full_version
         self._restore: list[tuple[ir.Value, TensorSharding]] = []  # results to reshard back after the op
+        # value -> its sharding, as read; emptied when this pass sets a sharding or
+        # erases an op (a new value may take an erased one's address).
+        self._shardings: dict = {}
+        self._store = ShardingStore(interfaces.table())
 
     # ------------------------------------------------------------------ IR helpers
     def mesh(self, sharding: TensorSharding) -> Mesh:
         return self.meshes.mesh_of(sharding)
 
-    @staticmethod
-    def sharding(value: ir.Value) -> TensorSharding | None:
+    def sharding(self, value: ir.Value) -> TensorSharding | None:
         """Shardy's getSharding (a data-flow block argument reports its owner's)."""
-        if isinstance(value, ir.OpResult):
-            return interfaces.sharding_of(value)
-        return interfaces.edge_owner_sharding(value)
+        try:
+            return self._shardings[value]
+        except KeyError:
+            if isinstance(value, ir.OpResult):
+                # (a result's sharding is where its op keeps it: no edge, no manual axes)
+                found = self._store.get(value)
+            else:
+                found = interfaces.edge_owner_sharding(value)
+            self._shardings[value] = found
+            return found
+
+    def set_sharding(self, value: ir.Value, sharding: TensorSharding) -> None:
+        interfaces.set_sharding(value, sharding)
+        self._shardings.clear()  # (a per-value slot's other values may change too)
+
+    def erase(self, op: ir.Operation) -> None:
+        op.erase()
+        self._shardings.clear()
 
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
         table = interfaces.table()
@@ -338,7 +356,7 @@ class ExplicitReshards:
                 result = op.results[i]
                 new = projection.results[i].to_tensor_sharding(rule.result_mappings[i], sizes, mesh_name, mesh)
                 self._restore.append((result, self.sharding(result) or _replicated(mesh_name, _rank(result))))
-                interfaces.set_sharding(result, new)
+                self.set_sharding(result, new)
 
     def restore_results(self, op) -> None:
         """The reshards back to the results' old shardings, right after the op."""
@@ -393,10 +411,11 @@ class ExplicitReshards:
             s = self.sharding(result)
             if (s.unreduced if s is not None else ()) != first_unreduced:
                 raise ReshardError(op, "Unreduced axes mismatch between results for multi-result op.")
-        point = ir.InsertionPoint(op)
-        for i in range(len(op.operands)):
-            source = self.sharding(op.operands[i])
-            if source is not None:
+        point = None
+        for i, operand in enumerate(list(op.operands)):
+            source = self.sharding(operand)
+            if source is not None and source.unreduced:  # else nothing to reduce
+                point = point or ir.InsertionPoint(op)
                 self.all_reduce_if_unreduced_to_replicated(op, i, source, first, point)
 
     def all_reduce_if_unreduced_to_replicated(self, user, index: int, source: TensorSharding | None,
@@ -483,7 +502,7 @@ class ExplicitReshards:
         target = codec.tensor_sharding(op.attributes["sharding"])
         if self.insert_unreduced_collectives(op, 0, target, ir.InsertionPoint(op)) is not None:
             op.results[0].replace_all_uses_with(op.operands[0])
-            op.erase()
+            self.erase(op)
             return True
         return False
 
@@ -626,7 +645,7 @@ class ExplicitReshards:
             return
         res.factors[conflict].axes = list(conflict_axes)
         result = op.results[0]
-        interfaces.set_sharding(result, res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes,
+        self.set_sharding(result, res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes,
                                                                mesh_name, mesh))
         reshard = self._reshard(result, outs[0], ir.InsertionPoint.after(op), op.location)
         result.replace_all_uses_except(reshard.result, reshard)

@@ -493,11 +493,13 @@ class AttrCodec:
         # id(sharding) -> (sharding, its body text): writers hand the same
         # sharding objects again and again (kept alive here, so ids stay theirs)
         self._body: dict[int, tuple] = {}
+        self._kinds: dict = {}
 
     def clear(self):
         self._read.clear()
         self._write.clear()
         self._body.clear()
+        self._kinds.clear()
 
     def body_text(self, sharding: TensorSharding) -> str:
         hit = self._body.get(id(sharding))
@@ -508,7 +510,7 @@ class AttrCodec:
         return text
 
     def clear_if_large(self, limit: int = 500_000):
-        if len(self._read) + len(self._write) + len(self._body) > limit:
+        if len(self._read) + len(self._write) + len(self._body) + len(self._kinds) > limit:
             self.clear()
 
     def _cached(self, kind: str, attr: ir.Attribute, parse):
@@ -530,6 +532,18 @@ class AttrCodec:
 
     def manual_axes(self, attr: ir.Attribute) -> ManualAxes:
         return self._cached("ma", attr, parse_manual_axes)
+
+    def sharding_kind(self, attr: ir.Attribute) -> str | None:
+        """"single" for a TensorShardingAttr, "per_value" for a
+        TensorShardingPerValueAttr, else None (cached per attribute)."""
+        try:
+            return self._kinds[attr]
+        except KeyError:
+            from jaxlib.mlir.dialects import sdy
+            kind = ("single" if sdy.TensorShardingAttr.isinstance(attr)
+                    else "per_value" if sdy.TensorShardingPerValueAttr.isinstance(attr) else None)
+            self._kinds[attr] = kind
+            return kind
 
     def attr(self, text: str) -> ir.Attribute:
         hit = self._write.get(text)

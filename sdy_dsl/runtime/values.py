@@ -64,6 +64,45 @@ def ops_under(root) -> list[ir.Operation]:
     return ops
 
 
+def ops_named(root, names, pre_order: bool = True) -> list[ir.Operation]:
+    """The ops under ROOT (not ROOT itself) named in NAMES, in pre-order (or post-order).
+
+    MLIR's walk driver finds them without calling Python for the other ops.
+    It visits in post-order, where an op comes right after the ops nested in
+    it: for pre-order, each op with regions is moved before those."""
+    import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
+    found: list[ir.Operation] = []
+
+    def collect(op, _rewriter):
+        op = operation(op)
+        if pre_order and op.regions:
+            i = len(found)
+            while i and is_ancestor(op, found[i - 1]):
+                i -= 1
+            found.insert(i, op)
+        else:
+            found.append(op)
+        return True  # no change
+
+    root = operation(root)
+    patterns = mlir_rewrite.RewritePatternSet(root.context)
+    for name in sorted(names):
+        patterns.add(name, collect, benefit=1)
+    mlir_rewrite.walk_and_apply_patterns(root, patterns.freeze())
+    return found
+
+
+def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
+    """Whether op `a` strictly contains op `b`."""
+    p = b.parent
+    while p is not None:
+        p = operation(p)
+        if p == a:
+            return True
+        p = p.parent
+    return False
+
+
 def count_ops(root) -> int:
     """How many ops are under ROOT, ROOT included."""
     count = 0
@@ -124,12 +163,11 @@ def sharding_slots(op) -> Iterator[Slot]:
     """Every sharding-holding attribute of one op (not nested ops)."""
     op = operation(op)
     attrs = op.attributes
-    for key in list(attrs):
-        attr = attrs[key]
-        if is_tensor_sharding_attr(attr):
-            yield Slot(op, key, "single")
-        elif is_sharding_per_value_attr(attr):
-            yield Slot(op, key, "per_value")
+    kind_of = codec.sharding_kind
+    for key, attr in attrs.items():
+        kind = kind_of(attr)
+        if kind is not None:
+            yield Slot(op, key, kind)
     if op.name == "func.func":
         for key in ("arg_attrs", "res_attrs"):
             if key in attrs:
