@@ -65,6 +65,7 @@ class ShardingStore:
         self.intern = None
         self.tokens: dict = {None: 0}
         self.version = 0  # counts the changes `set` and `set_func_result` made
+        self.owners: dict = {}  # op result -> its op, where a caller knows it (see locate)
         # Called with each value whose sharding a `set` changed (propagation
         # uses it to know which ops' inputs changed).
         self.on_change = None
@@ -81,7 +82,12 @@ class ShardingStore:
     # ------------------------------------------------------------------ locating
     def locate(self, value: ir.Value):
         """(op, SlotDecl, index) of the slot holding `value`'s sharding, or None."""
-        owner = value.owner
+        if isinstance(value, ir.OpResult):
+            # (`value.owner` builds an op view: a known owner is cheaper)
+            op = self.owners.get(value)
+            owner = op if op is not None else value.owner
+        else:
+            owner = value.owner
         if isinstance(owner, ir.Block):
             op = owner.owner.operation
             decl = self.table.of(op.name).block_args
@@ -173,10 +179,10 @@ class ShardingStore:
         if kind == "func-arg-attrs" and not self.buffered:
             return _func_attr_sharding(op, FUNC_ARGS, index)  # one entry, not the whole array
         attr = FUNC_ARGS if kind == "func-arg-attrs" else decl.attr
-        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, isinstance(value.owner, ir.Block)))
+        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, _is_block_arg(value)))
         position = 0 if kind == "single" else index
         sharding = shardings[position]
-        manual = None if kind == "func-arg-attrs" else self._manual_axes(op, decl, isinstance(value.owner, ir.Block))
+        manual = None if kind == "func-arg-attrs" else self._manual_axes(op, decl, _is_block_arg(value))
         if self.buffered:
             self._reads[value] = ((op, attr), position, manual, kind)
         if manual and sharding is not None:
@@ -217,7 +223,7 @@ class ShardingStore:
         if where is None:
             raise ValueError(f"'{_owner_name(value)}' keeps no sharding for this value")
         op, decl, index = where
-        is_block_arg = isinstance(value.owner, ir.Block)
+        is_block_arg = _is_block_arg(value)
         attr = FUNC_ARGS if decl.kind == "func-arg-attrs" else decl.attr
         values = self._values_of(op, decl, is_block_arg)
         if decl.kind == "func-arg-attrs" and not self.buffered:
@@ -294,6 +300,7 @@ class ShardingStore:
         self._reads.clear()
         self.current.clear()
         self.tokens = {None: 0}
+        self.owners.clear()
 
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
@@ -304,6 +311,12 @@ class ShardingStore:
         self._reads.clear()
         self.current.clear()
         self.tokens = {None: 0}
+
+
+def _is_block_arg(value: ir.Value) -> bool:
+    if isinstance(value, ir.BlockArgument):
+        return True
+    return not isinstance(value, ir.OpResult) and isinstance(value.owner, ir.Block)
 
 
 def _func_results(func: ir.Operation):

@@ -57,8 +57,11 @@ class DataFlowEdges:
     def __init__(self, table):
         self.table = table  # the run's InterfaceRegistry
 
-    def edge_owner_from_target(self, target: ir.Value) -> ir.Value | None:
-        op = owning_op(target)
+    def edge_owner_from_target(self, target: ir.Value, op: ir.Operation | None = None
+                               ) -> ir.Value | None:
+        """`op`: the target's owning op, if the caller knows it."""
+        if op is None:
+            op = owning_op(target)
         decl = self.table.data_flow(op)
         if decl is None:
             return None
@@ -70,8 +73,8 @@ class DataFlowEdges:
             return op.results[target.arg_number]
         return None
 
-    def edge_of_target(self, value: ir.Value) -> ir.Operation | None:
-        return _single_edge_user(self.edge_owner_from_target(value))
+    def edge_of_target(self, value: ir.Value, op: ir.Operation | None = None) -> ir.Operation | None:
+        return _single_edge_user(self.edge_owner_from_target(value, op))
 
     def edge_of_source(self, use) -> ir.Operation | None:
         """Shardy's DataFlowEdgeOp::lookup(OpOperand&): a terminator's operand i

@@ -311,7 +311,8 @@ class PropagationEngine:
             return found
 
     def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
-        edge = self.dataflow.edge_of_target(value)
+        owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
+        edge = self.dataflow.edge_of_target(value, owner)
         if edge is not None:
             return edge.results[0]
         if isinstance(value, ir.OpResult):
@@ -646,7 +647,9 @@ class PropagationEngine:
 
     def _notify_sharding_modified(self, value: ir.Value, notify) -> None:
         if isinstance(value, ir.OpResult):
-            op = value.owner.operation
+            op = self.store.owners.get(value)
+            if op is None:
+                op = value.owner.operation
             if op.name == DATA_FLOW_EDGE:
                 for target in self.dataflow.non_owner_targets(op):
                     self.notify_users_modified(target, notify)
@@ -662,6 +665,9 @@ class PropagationEngine:
         one that does not fit the op); propagation changes no op's operands."""
         op = node.op
         operands, results = list(op.operands), list(op.results)
+        owners = self.store.owners
+        for result in results:
+            owners[result] = op
         key = self.structure_key(op, operands, results)
         if key is not None:
             # (a small integer from here on: the key's hash is not cheap)
