@@ -238,7 +238,10 @@ class PropagationEngine:
         self.group_of: dict[ir.Value, int] = {}
         self.group_members: dict[int, list[ir.Value]] = {}
 
+        self._with_rule_attr = []  # ops that carry a sdy.sharding_rule (see finish_rules)
         for op in self._module_ops:
+            if SHARDING_RULE_ATTR in op.attributes:
+                self._with_rule_attr.append(op)
             if op.name == "sdy.sharding_group":
                 gid = ir.IntegerAttr(op.attributes["group_id"]).value
                 value = op.operands[0]
@@ -441,15 +444,14 @@ class PropagationEngine:
                     op.attributes[SHARDING_RULE_ATTR] = rule.to_attr(op.context)
             return
 
-        def visit(op):
+        # Without `keep`, propagation adds no rule: the ops that carry one are
+        # those found at the start (less the erased ones).
+        ops = self._with_rule_attr if self.erasures == 0 else ops_under(self.module)
+        for op in ops:
             attrs = op.attributes
             if SHARDING_RULE_ATTR in attrs:
-                rule = sdy_rule_is_custom(attrs[SHARDING_RULE_ATTR])
-                if not rule:
+                if not sdy_rule_is_custom(attrs[SHARDING_RULE_ATTR]):
                     del attrs[SHARDING_RULE_ATTR]
-            return ir.WalkResult.ADVANCE
-
-        self.module.walk(visit)
 
     # ------------------------------------------------------------- one propagation step
 
