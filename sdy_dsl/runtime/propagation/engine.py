@@ -32,7 +32,7 @@ from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
                                  intersect_directions, union_directions)
-from .heuristics import (Heuristic, HeuristicOp, _has_multi_use_operand, default_heuristics,
+from .heuristics import (Heuristic, HeuristicOp, default_heuristics, has_multi_use,
                          is_pass_through_factor)
 from .projection import ShardingProjection
 from .step_memo import StepMemo
@@ -1184,7 +1184,8 @@ class HeuristicDirections:
             # rule) and whether an operand has other uses: ops alike share them.
             structure = node.structure
             if structure is not None:
-                key = (structure, _has_multi_use_operand(op))
+                frame = node.frame
+                key = (structure, has_multi_use(frame[1] if frame else op.operands))
         per_priority = self.by_structure.get(key) if key is not None else None
         if per_priority is None:
             unions = [self.unions(op, f) for f in range(num_factors)]

@@ -81,7 +81,12 @@ def has_multi_use_operand(op: HeuristicOp, factor: int) -> bool:
 
 
 def _has_multi_use_operand(operation) -> bool:
-    for operand in operation.operands:
+    return has_multi_use(operation.operands)
+
+
+def has_multi_use(operands) -> bool:
+    """Whether one of these (an op's operands), not a scalar, has other uses too."""
+    for operand in operands:
         uses = iter(operand.uses)
         next(uses, None)
         if next(uses, None) is not None and not _is_scalar(operand):
