@@ -402,8 +402,10 @@ class PipelineRunner:
                     raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
 
     def module_text(self, module: ir.Module) -> str:
-        """The module as text, with locations when --mlir-print-debuginfo asked for them."""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo)
+        """The module as text, with locations when --mlir-print-debuginfo asked for them.
+        (MLIR's printer verifies a module first unless told it is verified.)"""
+        return module.operation.get_asm(enable_debug_info=self.debuginfo,
+                                        assume_verified=self._verified)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.
