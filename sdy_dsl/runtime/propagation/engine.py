@@ -170,6 +170,7 @@ class PropagationEngine:
         self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
         self._structure_ids: dict = {}  # structure key -> a small integer (see structure_key)
         self._rules_by_structure: dict = {}  # structure id -> rule
+        self._static_keys: dict = {}  # (structure id, directions, strategy) -> static step key
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
         self.rule_provider = rule_provider or self.registry.rule_for
@@ -757,8 +758,17 @@ class PropagationEngine:
             if kept_directions is directions and kept_strategy is strategy:
                 break
         else:
-            static = self.steps.intern(self.steps.static_key(
-                rule, directions, strategy, self.conservative, node.op, node.structure))
+            # Ops of one structure have one rule (unless a caller's rule
+            # provider decides per op): they share the static part.
+            shared = ((node.structure, directions, strategy)
+                      if node.structure is not None and self._rules_by_structure is not None
+                      else None)
+            static = self._static_keys.get(shared) if shared is not None else None
+            if static is None:
+                static = self.steps.intern(self.steps.static_key(
+                    rule, directions, strategy, self.conservative, node.op, node.structure))
+                if shared is not None:
+                    self._static_keys[shared] = static
             keys.append((directions, strategy, static))
         key.append(static)
         key = tuple(key)
