@@ -161,6 +161,7 @@ class PropagationEngine:
         self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._nodes: dict = {}  # op -> OpNode
+        self._sweep_heuristics = None  # see run_to_fixed_point
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
         self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
         self._notified: dict = {}  # value -> the ops a change of its sharding notifies
@@ -692,19 +693,20 @@ class PropagationEngine:
             return False
         rule, operands, results = frame
         op = node.op
-        by_heuristics = getattr(get_direction, "heuristic_directions", None)
-        if by_heuristics is not None:
-            heuristics, priority = by_heuristics
+        by_heuristics = self._sweep_heuristics
+        if by_heuristics is not None and by_heuristics[2] is get_direction:
+            heuristics, priority, _ = by_heuristics
             kept = node.directions
-            if kept is not None and kept[0] is heuristics and kept[1] == self.erasures:
-                directions = kept[2][priority]
-            else:
-                directions = heuristics.directions_of_op(node, len(rule.factor_sizes), priority)
+            if kept is None or kept[0] is not heuristics or kept[1] != self.erasures:
+                heuristics.directions_of_op(node, len(rule.factor_sizes), priority)
+                kept = node.directions
+            directions, any_direction = kept[2][priority], kept[3][priority]
         else:
             directions = tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))])
+            any_direction = any(directions)
         tracing = self.trace is not None
         if not tracing:
-            if not any(directions):
+            if not any_direction:
                 return False  # no factor may propagate: nothing can change
             # A step is a function of the shardings, the rule, the directions
             # and the strategy: if it changed nothing with these inputs before,
@@ -934,6 +936,10 @@ class PropagationEngine:
         """
         worklist = Worklist(self._preorder_nodes()[::-1])
         current = None
+        # Directions from the op-priority heuristics are read off each node
+        # (see propagate_registered_op): (heuristics, priority, get_direction).
+        by_heuristics = getattr(get_direction, "heuristic_directions", None)
+        self._sweep_heuristics = by_heuristics + (get_direction,) if by_heuristics else None
 
         def notify(node):
             if node is not current:
@@ -1202,7 +1208,8 @@ class HeuristicDirections:
             per_priority = [tuple(u[p] for u in unions) for p in range(len(self.heuristics))]
             if key is not None:
                 self.by_structure[key] = per_priority
-        node.directions = (self, self.engine.erasures, per_priority)
+        node.directions = (self, self.engine.erasures, per_priority,
+                           [any(directions) for directions in per_priority])
         return per_priority[priority]
 
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
