@@ -81,29 +81,27 @@ class Worklist:
     """LIFO of OpNodes with de-duplication (a pushed node already queued keeps
     its place); a node knows its own position, so no lookups are needed."""
 
-    __slots__ = ("items", "size")
+    __slots__ = ("items",)
 
     def __init__(self, nodes_first_on_top: list):
         """Start with `nodes_first_on_top` (the last pops first)."""
-        self.items = nodes_first_on_top
+        self.items = nodes_first_on_top  # (None: the place of a removed node)
         for position, node in enumerate(nodes_first_on_top):
             node.queued = position
-        self.size = len(nodes_first_on_top)
 
     def push(self, node) -> None:
         if node.queued >= 0:
             return
         node.queued = len(self.items)
         self.items.append(node)
-        self.size += 1
 
     def pop(self):
+        """The top node, or None when none is left."""
         items = self.items
         while items:
             node = items.pop()
             if node is not None:
                 node.queued = -1
-                self.size -= 1
                 return node
         return None
 
@@ -111,10 +109,6 @@ class Worklist:
         if node.queued >= 0:
             self.items[node.queued] = None
             node.queued = -1
-            self.size -= 1
-
-    def __bool__(self):
-        return self.size > 0
 
 
 class OpNode:
@@ -945,8 +939,9 @@ class PropagationEngine:
             if node is not current:
                 self._push_with_ancestors(worklist, node)
 
-        while worklist:
-            node = worklist.pop()
+        pop = worklist.pop
+        while True:
+            node = pop()
             if node is None:
                 break
             if node.live_at != self.erasures:
