@@ -179,10 +179,12 @@ class ShardingStore:
         if kind == "func-arg-attrs" and not self.buffered:
             return _func_attr_sharding(op, FUNC_ARGS, index)  # one entry, not the whole array
         attr = FUNC_ARGS if kind == "func-arg-attrs" else decl.attr
-        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, _is_block_arg(value)))
+        is_block_arg = _is_block_arg(value)
+        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, is_block_arg))
         position = 0 if kind == "single" else index
         sharding = shardings[position]
-        manual = None if kind == "func-arg-attrs" else self._manual_axes(op, decl, _is_block_arg(value))
+        manual = (self._manual_axes(op, decl, True)
+                  if is_block_arg and kind != "func-arg-attrs" else None)
         if self.buffered:
             self._reads[value] = ((op, attr), position, manual, kind)
         if manual and sharding is not None:
