@@ -30,9 +30,12 @@ def query(fn: Callable = None, *, name: str | None = None, pure: bool = False,
     return register(fn) if fn is not None else register
 
 
-def action(fn: Callable = None, *, name: str | None = None):
+def action(fn: Callable = None, *, name: str | None = None, only_on_attributes: bool = False):
+    """An action; `only_on_attributes`: it changes only the attributes of the op
+    it is given first, and nothing on an op without attributes."""
     def register(f):
-        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True)
+        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True,
+                                                   only_on_attributes=only_on_attributes)
         return f
     return register(fn) if fn is not None else register
 
@@ -373,7 +376,7 @@ def move_after(ctx: RewriteContext, op, other) -> None:
     ctx.move(op, other, after=True)
 
 
-@action
+@action(only_on_attributes=True)  # an op without attributes holds no sharding
 def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
     """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
     op = ctx.live_op(op, "for_each_sharding")

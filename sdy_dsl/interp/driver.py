@@ -255,7 +255,13 @@ class PassRunner:
         observer = self.observer
         stats_on = observer.collect_stats
         if not stats_on:
+            bare = None  # whether the op has no attribute, asked once
             for rule in rules:
+                if rule.only_on_root_attributes and rule.id not in self._explained:
+                    if bare is None:
+                        bare = not len(op.attributes)
+                    if bare:
+                        continue  # its actions would change nothing
                 if self._try_rule(op, rule, ctx):
                     self._budget.spend(rule, self._fired_on)
                     return True
