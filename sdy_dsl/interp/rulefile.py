@@ -104,6 +104,10 @@ class Rule:
     # No constraint, and every action changes only the root's attributes and
     # nothing on a root without any (e.g. for_each_sharding($op, ...)).
     only_on_root_attributes: bool = False
+    # Every action changes only the root's attributes (set_attr($root, ...), ...).
+    root_local: bool = False
+    # Attributes the root must have for the pattern to match ({name}, {name = $x}).
+    required_root_attrs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -454,7 +458,11 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
     return Rule(id=str(rid), roots=pattern.root.names, match=matcher, where=where, actions=actions,
                 benefit=benefit, order=order, loc=raw.loc, summary=str(raw.get("summary", "")),
                 root_guard=_root_guard(compiler, nodes, pattern), invariant_where=invariant,
-                only_on_root_attributes=not nodes and _only_on_root_attributes(compiler, raw["rewrite"], pattern))
+                only_on_root_attributes=not nodes and _actions_on_root(compiler, raw["rewrite"], pattern,
+                                                                        "only_on_attributes"),
+                root_local=_actions_on_root(compiler, raw["rewrite"], pattern, "changes_only_first_op"),
+                required_root_attrs=tuple(a.name for a in pattern.root.attrs
+                                          if a.kind in ("present", "literal") or a.kind == "bind" and not a.optional))
 
 
 def _root_vars(pattern: S.Pattern) -> set[str]:
@@ -478,8 +486,9 @@ def _root_guard(compiler: ExprCompiler, where: list, pattern: S.Pattern) -> Call
     return fn.root_names if fn is not None else None
 
 
-def _only_on_root_attributes(compiler: ExprCompiler, rewrite, pattern: S.Pattern) -> bool:
-    """Whether every action changes only the root's attributes, and nothing on a root without any."""
+def _actions_on_root(compiler: ExprCompiler, rewrite, pattern: S.Pattern, flag: str) -> bool:
+    """Whether every action is a call on the root of an action with FLAG
+    (expr.Function.only_on_attributes, changes_only_first_op)."""
     if not isinstance(rewrite, list) or not rewrite or not all(isinstance(a, str) for a in rewrite):
         return False
     for text in rewrite:
@@ -487,7 +496,7 @@ def _only_on_root_attributes(compiler: ExprCompiler, rewrite, pattern: S.Pattern
             fn = _call_on_root(compiler, S.parse_expr(str(text)), pattern)
         except S.SyntaxErrorAt:
             return False
-        if fn is None or not fn.only_on_attributes:
+        if fn is None or not getattr(fn, flag):
             return False
     return True
 
