@@ -379,6 +379,7 @@ class PipelineRunner:
                     check_manual_computations_canonicalizable(module_op)
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
                 pm.enable_verifier(True)
+                self._verified = False  # until the pass is done
                 try:
                     pm.run(module_op)
                 except ir.MLIRError as e:
@@ -402,8 +403,9 @@ class PipelineRunner:
                     raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
 
     def module_text(self, module: ir.Module) -> str:
-        """The module as text, with locations when --mlir-print-debuginfo asked for them."""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo)
+        """The module as text, with locations when --mlir-print-debuginfo asked for them
+        (MLIR's printer verifies the module first unless it is known to verify)."""
+        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.
@@ -411,6 +413,7 @@ class PipelineRunner:
               file=sys.stderr, flush=True)
 
     def _run_rule_pass(self, passdef, options, module_op):
+        verified_before, self._verified = self._verified, False  # until the pass is done
         runner = PassRunner(passdef, options, self.observer, self.registry.library)
         if passdef.anchor == "func.func":
             for op in list(module_op.regions[0].blocks[0].operations):
@@ -421,9 +424,9 @@ class PipelineRunner:
             runner.run(module_op)
         # Like MLIR's pass manager, verify after each pass; a pass that changed
         # nothing leaves a module known to verify as it was.
-        if runner.modified or not self._verified:
+        if runner.modified or not verified_before:
             verify_or_raise(module_op, passdef.name)
-            self._verified = True
+        self._verified = True
 
 
 def check_manual_computations_canonicalizable(module_op) -> None:
