@@ -436,14 +436,16 @@ def check_manual_computations_canonicalizable(module_op) -> None:
     first non-empty mesh among them, else an empty one). Such a module is
     reported as an error at the op instead, before jaxlib is called."""
     from .diagnostics import PassFailure
-    from .runtime.values import MeshTable
+    from .runtime.values import MeshTable, ops_named
+    manual_computations = ops_named(module_op, ["sdy.manual_computation"], pre_order=False)
+    if not manual_computations:
+        return
     meshes = MeshTable(module_op)
     problems = []
 
     def visit(op):
-        op = operation(op)
-        if op.name != "sdy.manual_computation" or "manual_axes" not in op.attributes:
-            return ir.WalkResult.ADVANCE
+        if "manual_axes" not in op.attributes:
+            return
         axes = codec.manual_axes(op.attributes["manual_axes"]).axes
         args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
         ins = codec.sharding_per_value(op.attributes["in_shardings"]) if "in_shardings" in op.attributes else ()
@@ -452,16 +454,16 @@ def check_manual_computations_canonicalizable(module_op) -> None:
         common = None
         for s in kept:
             if s.mesh_name is not None and s.mesh_name not in meshes.meshes:
-                return ir.WalkResult.ADVANCE  # the verifier reports an unknown mesh
+                return  # the verifier reports an unknown mesh
             mesh = meshes.mesh_of(s)
             if common is None or not common.axes:
                 common = mesh
         missing = [a for a in axes if common is not None and not common.has_axis(a)]
         if missing:
             problems.append((op, missing[0]))
-        return ir.WalkResult.ADVANCE
 
-    module_op.walk(visit)
+    for op in manual_computations:
+        visit(op)
     for op, axis in problems:
         op.location.emit_error(f"manual axis '{axis}' is not in the mesh that the in/out shardings of this "
                                f"sdy.manual_computation share; MLIR's inliner/canonicalizer in jaxlib "
