@@ -379,6 +379,7 @@ class PipelineRunner:
                     check_manual_computations_canonicalizable(module_op)
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
                 pm.enable_verifier(True)
+                self._verified = False  # until the pass is done
                 try:
                     pm.run(module_op)
                 except ir.MLIRError as e:
@@ -402,10 +403,9 @@ class PipelineRunner:
                     raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
 
     def module_text(self, module: ir.Module) -> str:
-        """The module as text, with locations when --mlir-print-debuginfo asked for them.
-        (MLIR's printer verifies a module first unless told it is verified.)"""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo,
-                                        assume_verified=self._verified)
+        """The module as text, with locations when --mlir-print-debuginfo asked for them
+        (MLIR's printer verifies the module first unless it is known to verify)."""
+        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.
@@ -413,6 +413,7 @@ class PipelineRunner:
               file=sys.stderr, flush=True)
 
     def _run_rule_pass(self, passdef, options, module_op):
+        verified_before, self._verified = self._verified, False  # until the pass is done
         runner = PassRunner(passdef, options, self.observer, self.registry.library)
         if passdef.anchor == "func.func":
             for op in list(module_op.regions[0].blocks[0].operations):
@@ -423,9 +424,9 @@ class PipelineRunner:
             runner.run(module_op)
         # Like MLIR's pass manager, verify after each pass; a pass that changed
         # nothing leaves a module known to verify as it was.
-        if runner.modified or not self._verified:
+        if runner.modified or not verified_before:
             verify_or_raise(module_op, passdef.name)
-            self._verified = True
+        self._verified = True
 
 
 def check_manual_computations_canonicalizable(module_op) -> None:
@@ -435,14 +436,16 @@ def check_manual_computations_canonicalizable(module_op) -> None:
     first non-empty mesh among them, else an empty one). Such a module is
     reported as an error at the op instead, before jaxlib is called."""
     from .diagnostics import PassFailure
-    from .runtime.values import MeshTable
+    from .runtime.values import MeshTable, ops_named
+    manual_computations = ops_named(module_op, ["sdy.manual_computation"], pre_order=False)
+    if not manual_computations:
+        return
     meshes = MeshTable(module_op)
     problems = []
 
     def visit(op):
-        op = operation(op)
-        if op.name != "sdy.manual_computation" or "manual_axes" not in op.attributes:
-            return ir.WalkResult.ADVANCE
+        if "manual_axes" not in op.attributes:
+            return
         axes = codec.manual_axes(op.attributes["manual_axes"]).axes
         args = op.regions[0].blocks[0].arguments if op.regions and op.regions[0].blocks else []
         ins = codec.sharding_per_value(op.attributes["in_shardings"]) if "in_shardings" in op.attributes else ()
@@ -451,16 +454,16 @@ def check_manual_computations_canonicalizable(module_op) -> None:
         common = None
         for s in kept:
             if s.mesh_name is not None and s.mesh_name not in meshes.meshes:
-                return ir.WalkResult.ADVANCE  # the verifier reports an unknown mesh
+                return  # the verifier reports an unknown mesh
             mesh = meshes.mesh_of(s)
             if common is None or not common.axes:
                 common = mesh
         missing = [a for a in axes if common is not None and not common.has_axis(a)]
         if missing:
             problems.append((op, missing[0]))
-        return ir.WalkResult.ADVANCE
 
-    module_op.walk(visit)
+    for op in manual_computations:
+        visit(op)
     for op, axis in problems:
         op.location.emit_error(f"manual axis '{axis}' is not in the mesh that the in/out shardings of this "
                                f"sdy.manual_computation share; MLIR's inliner/canonicalizer in jaxlib "

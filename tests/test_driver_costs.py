@@ -185,3 +185,28 @@ def test_the_once_driver_visits_named_roots_in_pre_order(tmp_path):
     assert fired_on(err) == ["stablehlo.negate", "stablehlo.negate", "sdy.named_computation", "stablehlo.abs"]
     _, err = run(tmp_path, ORDER_BOTTOM_UP, "-demo-order", "--trace")
     assert fired_on(err) == ["stablehlo.abs", "sdy.named_computation", "stablehlo.negate", "stablehlo.negate"]
+
+
+MARKED = textwrap.dedent("""\
+    pass: demo-unmark
+    summary: Drops `demo.mark` wherever it is.
+    anchor: func.func
+    rules:
+      - id: unmark
+        match: "$op = * {demo.mark}"
+        rewrite:
+          - remove_attr($op, "demo.mark")
+    """)
+
+
+def test_a_walk_over_any_op_needing_an_attribute_still_finds_every_op_that_has_it(tmp_path):
+    module = MODULE.replace("%a {sdy.sharding", "%a {demo.mark, sdy.sharding").replace(
+        "%4 = stablehlo.abs %b", "%4 = stablehlo.abs %b {demo.mark}")
+    (tmp_path / "m.mlir").write_text(module)
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "t.yaml").write_text(MARKED)
+    rc, out, err = run_sdy_dsl(["opt", str(tmp_path / "m.mlir"), "--rules", str(rules), "-demo-unmark", "--trace"])
+    assert rc == 0, err
+    assert "demo.mark" not in out
+    assert fired_on(err) == ["stablehlo.negate", "stablehlo.abs"]

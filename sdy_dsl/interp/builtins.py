@@ -30,9 +30,15 @@ def query(fn: Callable = None, *, name: str | None = None, pure: bool = False,
     return register(fn) if fn is not None else register
 
 
-def action(fn: Callable = None, *, name: str | None = None):
+def action(fn: Callable = None, *, name: str | None = None, only_on_attributes: bool = False,
+           changes_only_first_op: bool = False):
+    """An action; `changes_only_first_op`: it changes only the attributes of the
+    op it is given first; `only_on_attributes`: that, and nothing on an op
+    without attributes."""
     def register(f):
-        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True)
+        BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True,
+                                                   only_on_attributes=only_on_attributes,
+                                                   changes_only_first_op=changes_only_first_op)
         return f
     return register(fn) if fn is not None else register
 
@@ -311,13 +317,13 @@ def _symbols_referenced_in(module) -> set[str]:
 # --------------------------------------------------------------------------- actions
 
 
-@action
+@action(changes_only_first_op=True)
 def set_attr(ctx: RewriteContext, op, name: str, value) -> None:
     """Set an attribute; `value` may be an attribute, a sharding, a list of shardings, a number or a string."""
     ctx.set_attr(op, name, to_attr(value))
 
 
-@action
+@action(changes_only_first_op=True)
 def remove_attr(ctx: RewriteContext, op, name: str) -> None:
     ctx.remove_attr(op, name)
 
@@ -373,7 +379,7 @@ def move_after(ctx: RewriteContext, op, other) -> None:
     ctx.move(op, other, after=True)
 
 
-@action
+@action(only_on_attributes=True)  # an op without attributes holds no sharding
 def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
     """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
     op = ctx.live_op(op, "for_each_sharding")

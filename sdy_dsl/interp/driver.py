@@ -255,7 +255,13 @@ class PassRunner:
         observer = self.observer
         stats_on = observer.collect_stats
         if not stats_on:
+            bare = None  # whether the op has no attribute, asked once
             for rule in rules:
+                if rule.only_on_root_attributes and rule.id not in self._explained:
+                    if bare is None:
+                        bare = not len(op.attributes)
+                    if bare:
+                        continue  # its actions would change nothing
                 if self._try_rule(op, rule, ctx):
                     self._budget.spend(rule, self._fired_on)
                     return True
@@ -365,12 +371,32 @@ class PassRunner:
         names = set(index)
         if any_op:
             # MLIR patterns need a root name: register the any-op rules under
-            # every op name present in the anchor.
-            def collect(op):
-                names.add(op.name)
-                return ir.WalkResult.ADVANCE
+            # every op name present in the anchor. When they need attributes on
+            # their root and no rule of the stage changes other ops than its
+            # root, only names of ops that have those attributes (under `walk`
+            # an op is tried once: none can gain them before it is visited).
+            needs = [r.required_root_attrs for r in any_op]
+            if cfg.kind == "walk" and all(needs) and all(r.root_local for r in index_rules(index, any_op)):
+                def collect(op):
+                    name = op.name
+                    if name not in names:
+                        attrs = op.attributes
+                        for need in needs:
+                            for a in need:
+                                if a not in attrs:
+                                    break
+                            else:
+                                names.add(name)
+                                break
+                    return ir.WalkResult.ADVANCE
+            else:
+                def collect(op):
+                    names.add(op.name)
+                    return ir.WalkResult.ADVANCE
             anchor.walk(collect)
             names.discard(anchor.name)
+        if not names and cfg.kind == "walk":
+            return  # no op to try a rule on
         for name in sorted(names):
             rules = index.get(name, any_op)
             patterns.add(name, self._callback(rules, ctx), benefit=1)
@@ -416,6 +442,13 @@ class PassRunner:
                 ctx.rewriter = None
             return not fired  # MLIR: a falsy return means success
         return callback
+
+
+def index_rules(index: dict, any_op: list) -> list[Rule]:
+    """Every rule of an index (by root name, plus the any-op rules)."""
+    found = {id(r): r for rules in index.values() for r in rules}
+    found.update((id(r), r) for r in any_op)
+    return list(found.values())
 
 
 class Budget:

@@ -33,10 +33,16 @@ class Function:
     # op registry (None: any). A `*` rule whose first constraint is such a
     # predicate on the root is tried on those ops only.
     root_names: Callable | None = None
+    # For an action on an op: it changes only the op's attributes, and nothing
+    # on an op that has none.
+    only_on_attributes: bool = False
+    # For an action on an op: it changes only the op's attributes.
+    changes_only_first_op: bool = False
 
     @staticmethod
     def of(name: str, fn: Callable, is_action: bool = False, pure: bool = False,
-           root_names: Callable | None = None) -> "Function":
+           root_names: Callable | None = None, only_on_attributes: bool = False,
+           changes_only_first_op: bool = False) -> "Function":
         params = list(inspect.signature(fn).parameters.values())
         wants_ctx = bool(params) and params[0].name == "ctx"
         if wants_ctx:
@@ -48,7 +54,8 @@ class Function:
             elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
                 hi = hi + 1 if hi is not None else None
                 lo += p.default is p.empty
-        return Function(name, fn, wants_ctx, lo, hi, is_action, pure, root_names)
+        return Function(name, fn, wants_ctx, lo, hi, is_action, pure, root_names, only_on_attributes,
+                        changes_only_first_op or only_on_attributes)
 
     def signature_text(self) -> str:
         sig = inspect.signature(self.fn)

@@ -40,14 +40,18 @@ class PatternCompiler:
     def __init__(self, pattern: S.Pattern):
         self.pattern = pattern
         self.bound: set[str] = {"$root"}
+        self._top_root: S.OpPattern | None = None
 
     def compile(self) -> Callable[[ir.Operation], dict | None]:
+        """The matcher of the root. The driver tries a rule only on ops its
+        root names, so the root's name is not checked again."""
         lines = self.pattern.lines
+        self._top_root = lines[-1]
         root_matcher = self._compile_scope(lines, is_top=True)
         root = lines[-1]
-        if (len(lines) == 1 and root.is_any_op and root.label and not root.results and root.operands is None
+        if (len(lines) == 1 and root.label and not root.results and root.operands is None
                 and not root.attrs and root.regions is None):
-            # `$op = *`: every op matches; bind it.
+            # `$op = NAME` or `$op = *`: every op tried matches; bind it.
             label = "$" + root.label
             return lambda op: {"$root": op, label: op}
 
@@ -78,7 +82,7 @@ class PatternCompiler:
     def _compile_line(self, line: S.OpPattern, producers: dict, used: set) -> Matcher:
         used.add(id(line))
         checks: list[Callable[[ir.Operation, dict], bool]] = []
-        if not line.is_any_op:
+        if not line.is_any_op and line is not self._top_root:
             names = frozenset(line.names)
             if len(names) == 1:
                 (only,) = names

@@ -101,6 +101,13 @@ class Rule:
     # How many leading constraints are invariant: pure and about no
     # metavariable, so the same for every op while the IR stays as it is.
     invariant_where: int = 0
+    # No constraint, and every action changes only the root's attributes and
+    # nothing on a root without any (e.g. for_each_sharding($op, ...)).
+    only_on_root_attributes: bool = False
+    # Every action changes only the root's attributes (set_attr($root, ...), ...).
+    root_local: bool = False
+    # Attributes the root must have for the pattern to match ({name}, {name = $x}).
+    required_root_attrs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -450,22 +457,48 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
     _expect(isinstance(benefit, int) and benefit >= 0, raw.loc_of("benefit"), "benefit must be a non-negative integer")
     return Rule(id=str(rid), roots=pattern.root.names, match=matcher, where=where, actions=actions,
                 benefit=benefit, order=order, loc=raw.loc, summary=str(raw.get("summary", "")),
-                root_guard=_root_guard(compiler, nodes, pattern), invariant_where=invariant)
+                root_guard=_root_guard(compiler, nodes, pattern), invariant_where=invariant,
+                only_on_root_attributes=not nodes and _actions_on_root(compiler, raw["rewrite"], pattern,
+                                                                        "only_on_attributes"),
+                root_local=_actions_on_root(compiler, raw["rewrite"], pattern, "changes_only_first_op"),
+                required_root_attrs=tuple(a.name for a in pattern.root.attrs
+                                          if a.kind in ("present", "literal") or a.kind == "bind" and not a.optional))
+
+
+def _root_vars(pattern: S.Pattern) -> set[str]:
+    return {"$root"} | ({"$" + pattern.root.label} if pattern.root.label else set())
+
+
+def _call_on_root(compiler: ExprCompiler, node, pattern: S.Pattern):
+    """The Function a call node calls with the root as first argument, else None."""
+    if not isinstance(node, S.Call) or not node.args or not isinstance(node.args[0], S.Var) \
+            or node.args[0].name not in _root_vars(pattern):
+        return None
+    return compiler.functions.get(node.func)
 
 
 def _root_guard(compiler: ExprCompiler, where: list, pattern: S.Pattern) -> Callable | None:
     """The root_names of the first constraint, when it is a predicate with
     declared root names on the root of a `*` pattern."""
-    if not where or pattern.root.names != ("*",):
+    if not where or pattern.root.names != ("*",) or len(getattr(where[0], "args", ())) != 1:
         return None
-    first = where[0]
-    if not isinstance(first, S.Call) or len(first.args) != 1 or not isinstance(first.args[0], S.Var):
-        return None
-    fn = compiler.functions.get(first.func)
-    root_vars = {"$root"} | ({"$" + pattern.root.label} if pattern.root.label else set())
-    if fn is None or fn.root_names is None or first.args[0].name not in root_vars:
-        return None
-    return fn.root_names
+    fn = _call_on_root(compiler, where[0], pattern)
+    return fn.root_names if fn is not None else None
+
+
+def _actions_on_root(compiler: ExprCompiler, rewrite, pattern: S.Pattern, flag: str) -> bool:
+    """Whether every action is a call on the root of an action with FLAG
+    (expr.Function.only_on_attributes, changes_only_first_op)."""
+    if not isinstance(rewrite, list) or not rewrite or not all(isinstance(a, str) for a in rewrite):
+        return False
+    for text in rewrite:
+        try:
+            fn = _call_on_root(compiler, S.parse_expr(str(text)), pattern)
+        except S.SyntaxErrorAt:
+            return False
+        if fn is None or not getattr(fn, flag):
+            return False
+    return True
 
 
 def _parse_expr(text, loc: Loc) -> S.Expr:

@@ -166,7 +166,8 @@ class ExplicitReshards:
         # value -> its sharding, as read; emptied when this pass sets a sharding or
         # erases an op (a new value may take an erased one's address).
         self._shardings: dict = {}
-        self._store = ShardingStore(interfaces.table())
+        self._table = interfaces.table()  # the run's op interfaces
+        self._store = ShardingStore(self._table)
 
     # ------------------------------------------------------------------ IR helpers
     def mesh(self, sharding: TensorSharding) -> Mesh:
@@ -194,7 +195,7 @@ class ExplicitReshards:
         self._shardings.clear()
 
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
-        table = interfaces.table()
+        table = self._table
         while isinstance(value, ir.OpResult) and table.barrier_attr(operation(value.owner).name) is not None:
             value = operation(value.owner).operands[0]
         return self.sharding(value)
@@ -243,7 +244,7 @@ class ExplicitReshards:
         return False
 
     def visit(self, op: ir.Operation) -> None:
-        table = interfaces.table()
+        table = self._table
         if table.is_terminator(op):
             return
         full = self.on_full_version(op)
@@ -542,7 +543,7 @@ class ExplicitReshards:
 
     # ------------------------------------------------------------------ data-flow ops and calls (IER:114-157)
     def reshard_data_flow_op(self, op, full: bool) -> None:
-        decl = interfaces.table().data_flow(op)
+        decl = self._table.data_flow(op)
         owners = interfaces.data_flow_result_owners(op) + interfaces.data_flow_block_arg_owners(op)
         for owner in owners:
             target = interfaces.sharding_of(owner)
