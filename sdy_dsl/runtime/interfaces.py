@@ -404,38 +404,36 @@ def table() -> InterfaceRegistry:
     return op_registry.active().interfaces
 
 
-def _slot_of(value: ir.Value):
-    """(op, SlotDecl, index) of where `value`'s sharding lives, or None.
-
-    A non-owner target of a data-flow edge (a while's block argument) keeps
-    its sharding on the edge owner, the op's result."""
-    registry = table()
-    where = ShardingStore(registry).locate(value)
-    if where is not None or not isinstance(value.owner, ir.Block):
-        return where
-    op = operation(value.owner.owner)
+def _located(value: ir.Value, store: ShardingStore):
+    """(the value whose slot holds `value`'s sharding, where that slot is) or
+    (value, None). A non-owner target of a data-flow edge (a while's block
+    argument) keeps its sharding on the edge owner, the op's result. The value
+    is located once (finding an op from a value builds an op view)."""
+    where = store.locate(value)
+    if where is not None or not isinstance(value, ir.BlockArgument):
+        return value, where
+    block = value.owner
+    op = operation(block.owner)
     flow = table().data_flow(op)
     if flow is not None and flow.result_owners and \
-            _region_index(op, value.owner) in flow.non_owner_target_regions:
-        return _slot_of(op.results[ir.BlockArgument(value).arg_number])
-    return None
+            _region_index(op, block) in flow.non_owner_target_regions:
+        owner = op.results[value.arg_number]
+        return owner, store.locate(owner)
+    return value, None
 
 
-def _target_value(value: ir.Value) -> ir.Value:
-    """`value`, or for a non-owner target the owner result whose slot it uses."""
-    if isinstance(value.owner, ir.Block) and ShardingStore(table()).locate(value) is None:
-        op, _, index = _slot_of(value)
-        return op.results[index]
-    return value
+def _slot_of(value: ir.Value):
+    """(op, SlotDecl, index) of where `value`'s sharding lives, or None."""
+    return _located(value, ShardingStore(table()))[1]
 
 
 def sharding_of(value: ir.Value) -> TensorSharding | None:
     """The sharding of a value, wherever its op keeps it; None if it has none.
 
     (Manual axes included: this is the attribute's view, not an edge's.)"""
-    if _slot_of(value) is None:
-        return None
-    return _raw_store().get(_target_value(value))
+    store = _raw_store()
+    target, where = _located(value, store)
+    return store.get(target, where) if where is not None else None
 
 
 def set_sharding(value: ir.Value, sharding: TensorSharding | None) -> bool:
@@ -443,9 +441,11 @@ def set_sharding(value: ir.Value, sharding: TensorSharding | None) -> bool:
 
     For per-value slots whose op has no attribute yet, the other results get a
     fully open replicated sharding on the same mesh (what Shardy does)."""
-    if _slot_of(value) is None:
+    store = _raw_store()
+    target, where = _located(value, store)
+    if where is None:
         raise ValueError(f"'{_owner_name(value)}' has no sharding slot for this value")
-    return _raw_store().set(_target_value(value), sharding)
+    return store.set(target, sharding, where)
 
 
 class _RawStore(ShardingStore):
@@ -500,9 +500,9 @@ def _owner_decl(value: ir.Value):
 def edge_owner_sharding(owner: ir.Value) -> TensorSharding | None:
     """The sharding an edge owner keeps on its op (manual axes stripped where
     declared); for a non-owner target (a while body argument), its owner's."""
-    if _slot_of(owner) is None:
-        return None
-    return ShardingStore(table()).get(_target_value(owner))
+    store = ShardingStore(table())
+    target, where = _located(owner, store)
+    return store.get(target, where) if where is not None else None
 
 
 def set_edge_owner_shardings(op, owners: list, shardings: list) -> bool:

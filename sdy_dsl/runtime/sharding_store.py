@@ -143,15 +143,16 @@ class ShardingStore:
             return blocks[0].arguments if len(blocks) else ()
         return op.results
 
-    def get(self, value: ir.Value) -> TensorSharding | None:
+    def get(self, value: ir.Value, where=None) -> TensorSharding | None:
+        """`where`: the value's slot, if the caller located it (see locate)."""
         if self.buffered:
             try:
                 return self.current[value]
             except KeyError:
                 pass
-            found = self.current[value] = self._get(value)
+            found = self.current[value] = self._get(value, where)
             return found
-        return self._get(value)
+        return self._get(value, where)
 
     def token(self, value: ir.Value | None) -> int:
         """The interned token of the value's sharding (see `tokens`)."""
@@ -162,7 +163,7 @@ class ShardingStore:
         found = self.tokens[value] = self.intern(self.get(value))
         return found
 
-    def _get(self, value: ir.Value) -> TensorSharding | None:
+    def _get(self, value: ir.Value, where=None) -> TensorSharding | None:
         if self.buffered:
             read = self._reads.get(value)
             if read is not None:  # (slot key, position, manual axes, kind) found before
@@ -171,9 +172,10 @@ class ShardingStore:
                 if manual and sharding is not None:
                     sharding = erase_manual_axes(sharding, manual)
                 return sharding
-        where = self._locate(value)
         if where is None:
-            return None
+            where = self._locate(value)
+            if where is None:
+                return None
         op, decl, index = where
         kind = decl.kind
         if kind == "func-arg-attrs" and not self.buffered:
@@ -197,11 +199,12 @@ class ShardingStore:
         return (op, attr) in self._slots or attr in op.attributes
 
     # ------------------------------------------------------------------ writing
-    def set(self, value: ir.Value, sharding: TensorSharding | None) -> bool:
+    def set(self, value: ir.Value, sharding: TensorSharding | None, where=None) -> bool:
         """Set (None: clear) a value's sharding; returns whether it changed.
 
         A per-value slot that does not exist yet gets fully open shardings on
-        the same mesh for the op's other values (what Shardy does)."""
+        the same mesh for the op's other values (what Shardy does). `where`:
+        the value's slot, if the caller located it."""
         if self.buffered and sharding is not None:
             read = self._reads.get(value)
             if read is not None and read[2] is None:
@@ -221,7 +224,8 @@ class ShardingStore:
                     if self.on_change is not None:
                         self.on_change(value)
                     return True
-        where = self._locate(value)
+        if where is None:
+            where = self._locate(value)
         if where is None:
             raise ValueError(f"'{_owner_name(value)}' keeps no sharding for this value")
         op, decl, index = where
