@@ -369,6 +369,7 @@ class PassRunner:
     def _run_mlir(self, anchor, ctx, index, any_op, cfg: DriverConfig):
         patterns = mlir_rewrite.RewritePatternSet(anchor.context)
         names = set(index)
+        counted = None
         if any_op:
             # MLIR patterns need a root name: register the any-op rules under
             # every op name present in the anchor. When they need attributes on
@@ -377,7 +378,12 @@ class PassRunner:
             # an op is tried once: none can gain them before it is visited).
             needs = [r.required_root_attrs for r in any_op]
             if cfg.kind == "walk" and all(needs) and all(r.root_local for r in index_rules(index, any_op)):
+                # (the rules change only attributes: the op count the walk
+                # finds is the budget's, no walk of its own needed)
+                counted = [0]
+
                 def collect(op):
+                    counted[0] += 1
                     name = op.name
                     if name not in names:
                         attrs = op.attributes
@@ -394,6 +400,8 @@ class PassRunner:
                     names.add(op.name)
                     return ir.WalkResult.ADVANCE
             anchor.walk(collect)
+            if counted is not None:
+                self._budget.known_ops = counted[0]
             names.discard(anchor.name)
         if not names and cfg.kind == "walk":
             return  # no op to try a rule on
@@ -464,6 +472,7 @@ class Budget:
         self.fires = 0
         self.limit = stage.driver.max_rewrites if stage is not None and stage.driver.max_rewrites else None
         self.per_rule: dict[str, list] = {}  # rule id -> [count, rule, last (name, loc)]
+        self.known_ops = None  # the anchor's op count, when a driver counted it and it cannot change
 
     def spend(self, rule, where) -> None:
         self.fires += 1
@@ -475,7 +484,8 @@ class Budget:
         if self.stage is None:
             return
         if self.limit is None and self.fires >= self.FREE:
-            self.limit = 10 * count_ops(self.anchor) + self.FREE
+            ops = self.known_ops if self.known_ops is not None else count_ops(self.anchor)
+            self.limit = 10 * ops + self.FREE
         if self.limit is not None and self.fires > self.limit:
             setting = ("its 'max-rewrites'" if self.stage.driver.max_rewrites
                        else "the default of 10 per op + 10,000; set 'max-rewrites' in the driver to change it")
