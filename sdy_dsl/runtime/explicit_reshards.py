@@ -36,7 +36,7 @@ from .propagation.projection import (
     axis_list_prefix_status, prefix_without_overlap_all)
 from .sharding_store import ShardingStore, erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, axes_size, axis_set_difference, codec, sort_and_merge_axes
-from .values import MeshTable, operation
+from .values import MeshTable, operation, sharding_slots
 
 RESHARD = "sdy.reshard"
 ALL_REDUCE = "sdy.all_reduce"
@@ -167,6 +167,7 @@ class ExplicitReshards:
         # erases an op (a new value may take an erased one's address).
         self._shardings: dict = {}
         self._table = interfaces.table()  # the run's op interfaces
+        self._unreduced = True  # whether a sharding of the func may have unreduced axes (see run)
         self._store = ShardingStore(self._table)
 
     # ------------------------------------------------------------------ IR helpers
@@ -191,6 +192,9 @@ class ExplicitReshards:
         self._shardings.clear()  # (a per-value slot's other values may change too)
 
     def erase(self, op: ir.Operation) -> None:
+        owners = self._store.owners
+        for result in op.results:
+            owners.pop(result, None)
         op.erase()
         self._shardings.clear()
 
@@ -221,12 +225,25 @@ class ExplicitReshards:
             raise ReshardError(func, "cannot insert explicit reshards in a function declaration "
                                      "(it has no body)")
         ops: list[ir.Operation] = []
+        owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
+        unreduced = [False]
+        table = self._table
 
         def collect(op):
-            ops.append(operation(op))
+            op = operation(op)
+            ops.append(op)
+            for result in op.results:
+                owners[result] = op
+            if not unreduced[0]:
+                unreduced[0] = _has_unreduced(op) or (
+                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op))
             return ir.WalkResult.ADVANCE
 
         func.walk(collect, ir.WalkOrder.POST_ORDER)
+        # The pass never makes unreduced axes out of none: without any in the
+        # func (or its callees' signatures), its unreduced steps cannot apply,
+        # and the shardings they would read need not be read.
+        self._unreduced = unreduced[0]
         for op in ops:
             if op == func:
                 continue
@@ -256,8 +273,10 @@ class ExplicitReshards:
             return
         if self.convert_reshard_to_unreduced_collectives(op):
             return
-        self.all_reduce_unreduced_operands(op)
-        if not full and op.name not in self.policy.dot_fix_ops and not self._unreduced_result(op):
+        if self._unreduced:
+            self.all_reduce_unreduced_operands(op)
+        if not full and op.name not in self.policy.dot_fix_ops and not (
+                self._unreduced and self._unreduced_result(op)):
             return  # outside the full version only a dot or an unreduced result can change
         in_shardings = [self.sharding_bypassing_barriers(v) for v in op.operands]
         out_shardings = [self.sharding_bypassing_barriers(v) for v in op.results]
@@ -957,6 +976,17 @@ def _distribute_need_replication_axes(rule: OpShardingRule, mesh: Mesh, common: 
 
 
 # --------------------------------------------------------------------------- data-flow edges, calls
+
+
+def _has_unreduced(op) -> bool:
+    """Whether a sharding the op keeps (not its nested ops') has unreduced axes."""
+    return any(s is not None and s.unreduced for slot in sharding_slots(op) for s in slot.read())
+
+
+def _callee_has_unreduced(call) -> bool:
+    callee = _lookup_func(call, ir.FlatSymbolRefAttr(
+        call.attributes[interfaces.table().callee_attr(call.name)]).value)
+    return callee is None or _has_unreduced(callee)
 
 
 def _terminator(region) -> ir.Operation:
