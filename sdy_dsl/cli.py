@@ -547,5 +547,20 @@ def print_stats(observer: Observer) -> None:
               f"{st.noop:6d} {st.seconds * 1000:9.2f}", file=out)
 
 
+def entry() -> None:
+    """The `sdy-dsl` command: `main()`, then exit without tearing the
+    interpreter down. Freeing every op, attribute and cache of a large module
+    one by one takes ~0.2 s on a 10,000-op module, which the OS reclaims at
+    once; by now every file `main` wrote is closed, and the standard streams
+    are flushed here."""
+    rc = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        rc = rc or 1
+    os._exit(rc)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -87,6 +87,24 @@ def test_a_missing_rules_directory_is_one_line_at_start_up(tmp_path):
                         proc.stderr), proc.stderr
 
 
+def test_the_command_exits_without_teardown_but_writes_everything(model, tmp_path):
+    """`sdy-dsl` (cli.entry) leaves by os._exit: stdout through a pipe, an -o file
+    and an error line must still be whole, with main()'s exit code."""
+    command = [sys.executable, "-c", "from sdy_dsl.cli import entry; entry()"]
+    in_process = run_sdy_dsl(["run", "shardy_full", str(model)])
+    piped = subprocess.run(command + ["run", "shardy_full", str(model)], capture_output=True,
+                           text=True, timeout=300)
+    assert (piped.returncode, piped.stdout) == (0, in_process[1])
+    out = tmp_path / "out.mlir"
+    written = subprocess.run(command + ["run", "shardy_full", str(model), "-o", str(out)],
+                             capture_output=True, text=True, timeout=300)
+    assert written.returncode == 0 and out.read_text() == in_process[1]
+    failed = subprocess.run(command + ["opt", str(tmp_path / "missing.mlir"), "-sdy-close-shardings"],
+                            capture_output=True, text=True, timeout=300)
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("sdy-dsl: error: cannot open input file") and failed.stdout == ""
+
+
 def test_shipped_pipeline_by_name(model):
     by_name = run_sdy_dsl(["run", "shardy_full", str(model)])
     by_path = run_sdy_dsl(["run", str(ROOT / "pipelines" / "shardy_full.yaml"), str(model)])
