@@ -554,6 +554,8 @@ def entry() -> None:
     once; by now every file `main` wrote is closed, and the standard streams
     are flushed here."""
     rc = main()
+    if sys.getprofile() is not None or sys.gettrace() is not None:
+        sys.exit(rc)  # a profiler, debugger or coverage tool writes its report at exit
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -103,6 +103,11 @@ def test_the_command_exits_without_teardown_but_writes_everything(model, tmp_pat
                             capture_output=True, text=True, timeout=300)
     assert failed.returncode == 1
     assert failed.stderr.startswith("sdy-dsl: error: cannot open input file") and failed.stdout == ""
+    # Under a profiler the interpreter exits normally, so the profile gets written.
+    stats = tmp_path / "profile.stats"
+    profiled = subprocess.run([sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "sdy_dsl.cli",
+                               "run", "shardy_full", str(model)], capture_output=True, text=True, timeout=300)
+    assert profiled.returncode == 0 and profiled.stdout == in_process[1] and stats.stat().st_size > 0
 
 
 def test_shipped_pipeline_by_name(model):
