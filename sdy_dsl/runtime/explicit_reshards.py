@@ -192,11 +192,10 @@ class ExplicitReshards:
         self._shardings.clear()  # (a per-value slot's other values may change too)
 
     def erase(self, op: ir.Operation) -> None:
-        owners = self._store.owners
-        for result in op.results:
-            owners.pop(result, None)
         op.erase()
+        # (a new value may take an erased one's address: forget what was known)
         self._shardings.clear()
+        self._store.owners.clear()
 
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
         table = self._table
