@@ -20,7 +20,7 @@ from jaxlib.mlir import ir
 from ..errors import RuleFileError
 from .sharding import TensorSharding, codec
 from . import op_registry
-from .sharding_store import ShardingStore
+from .sharding_store import ShardingStore, is_block_arg
 from .values import SHARDING_ATTR, operation
 
 @dataclass(frozen=True)
@@ -410,14 +410,14 @@ def _located(value: ir.Value, store: ShardingStore):
     argument) keeps its sharding on the edge owner, the op's result. The value
     is located once (finding an op from a value builds an op view)."""
     where = store.locate(value)
-    if where is not None or not isinstance(value, ir.BlockArgument):
+    if where is not None or not is_block_arg(value):
         return value, where
     block = value.owner
     op = operation(block.owner)
     flow = table().data_flow(op)
     if flow is not None and flow.result_owners and \
             _region_index(op, block) in flow.non_owner_target_regions:
-        owner = op.results[value.arg_number]
+        owner = op.results[ir.BlockArgument(value).arg_number]
         return owner, store.locate(owner)
     return value, None
 

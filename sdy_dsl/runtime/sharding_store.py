@@ -181,12 +181,12 @@ class ShardingStore:
         if kind == "func-arg-attrs" and not self.buffered:
             return _func_attr_sharding(op, FUNC_ARGS, index)  # one entry, not the whole array
         attr = FUNC_ARGS if kind == "func-arg-attrs" else decl.attr
-        is_block_arg = _is_block_arg(value)
-        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, is_block_arg))
+        block_arg = is_block_arg(value)
+        shardings = self._slot(op, attr, kind, lambda: self._values_of(op, decl, block_arg))
         position = 0 if kind == "single" else index
         sharding = shardings[position]
         manual = (self._manual_axes(op, decl, True)
-                  if is_block_arg and kind != "func-arg-attrs" else None)
+                  if block_arg and kind != "func-arg-attrs" else None)
         if self.buffered:
             self._reads[value] = ((op, attr), position, manual, kind)
         if manual and sharding is not None:
@@ -229,15 +229,15 @@ class ShardingStore:
         if where is None:
             raise ValueError(f"'{_owner_name(value)}' keeps no sharding for this value")
         op, decl, index = where
-        is_block_arg = _is_block_arg(value)
+        block_arg = is_block_arg(value)
         attr = FUNC_ARGS if decl.kind == "func-arg-attrs" else decl.attr
-        values = self._values_of(op, decl, is_block_arg)
+        values = self._values_of(op, decl, block_arg)
         if decl.kind == "func-arg-attrs" and not self.buffered:
             return _set_func_attr_sharding(op, FUNC_ARGS, index, len(values), sharding)
         shardings = self._slot(op, attr, decl.kind, lambda: values)
         position = 0 if decl.kind == "single" else index
         if sharding is not None:
-            manual = self._manual_axes(op, decl, is_block_arg)
+            manual = self._manual_axes(op, decl, block_arg)
             if manual and shardings[position] is not None:
                 sharding = add_free_axes(shardings[position], sharding, manual)
         if shardings[position] == sharding:
@@ -319,7 +319,9 @@ class ShardingStore:
         self.tokens = {None: 0}
 
 
-def _is_block_arg(value: ir.Value) -> bool:
+def is_block_arg(value: ir.Value) -> bool:
+    """Whether a value is a block argument (bindings hand out typed values; a
+    plain ir.Value is asked its owner)."""
     if isinstance(value, ir.BlockArgument):
         return True
     return not isinstance(value, ir.OpResult) and isinstance(value.owner, ir.Block)
