@@ -36,7 +36,7 @@ from .propagation.projection import (
     axis_list_prefix_status, prefix_without_overlap_all)
 from .sharding_store import ShardingStore, erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, axes_size, axis_set_difference, codec, sort_and_merge_axes
-from .values import MeshTable, operation, sharding_slots
+from .values import MeshTable, operation, sharding_slots, structure_key
 
 RESHARD = "sdy.reshard"
 ALL_REDUCE = "sdy.all_reduce"
@@ -168,6 +168,7 @@ class ExplicitReshards:
         self._shardings: dict = {}
         self._table = interfaces.table()  # the run's op interfaces
         self._unreduced = True  # whether a sharding of the func may have unreduced axes (see run)
+        self._rules: dict = {}  # structure key -> rule (see rule_of)
         self._store = ShardingStore(self._table)
 
     # ------------------------------------------------------------------ IR helpers
@@ -279,7 +280,7 @@ class ExplicitReshards:
             return  # outside the full version only a dot or an unreduced result can change
         in_shardings = [self.sharding_bypassing_barriers(v) for v in op.operands]
         out_shardings = [self.sharding_bypassing_barriers(v) for v in op.results]
-        rule = sharding_rule_for(op, registry=self.rules)
+        rule = self.rule_of(op)
         if rule is None or rule.is_custom:
             return
         mesh_name = self.choose_mesh(op, in_shardings, out_shardings)
@@ -297,6 +298,17 @@ class ExplicitReshards:
         # Each group goes right after the op: the nearest is created last.
         for group in reversed(self.policy.after_op):
             after_op[group]()
+
+    def rule_of(self, op) -> OpShardingRule | None:
+        """The op's rule; ops of one structure (values.structure_key) share it."""
+        key = structure_key(op)
+        if key is None:
+            return sharding_rule_for(op, registry=self.rules)
+        try:
+            return self._rules[key]
+        except KeyError:
+            found = self._rules[key] = sharding_rule_for(op, registry=self.rules)
+            return found
 
     def _unreduced_result(self, op) -> bool:
         if not len(op.results):

@@ -103,6 +103,19 @@ def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
     return False
 
 
+def structure_key(op, operands=None, results=None):
+    """(name, attributes, operand and result types) of an op without regions,
+    else None: what an op's sharding rule (and propagation's op-priority
+    directions) are a function of. MLIR uniques attributes and types, so the
+    key is cheap to hash; the layers of a model share a few hundred keys."""
+    op = operation(op)
+    if len(op.regions):
+        return None
+    return (op.name, tuple(op.attributes.items()),
+            tuple([v.type for v in (op.operands if operands is None else operands)]),
+            tuple([v.type for v in (op.results if results is None else results)]))
+
+
 def count_ops(root) -> int:
     """How many ops are under ROOT, ROOT included."""
     count = 0

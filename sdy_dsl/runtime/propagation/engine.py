@@ -27,7 +27,7 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import DimSharding, Mesh, TensorSharding, codec
-from ..values import operation, ops_under, tensor_type
+from ..values import operation, ops_under, structure_key, tensor_type
 from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
@@ -137,7 +137,7 @@ class OpNode:
         self.chain = None  # itself and its ancestors below the module, pushed together
         self.erased = False
         self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
-        self.structure = None  # its structure id, once its frame is built (see structure_key)
+        self.structure = None  # its structure id, once its frame is built (see values.structure_key)
 
 
 # ----------------------------------------------------------------- engine
@@ -163,7 +163,7 @@ class PropagationEngine:
         self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
         self._order_erasures = 0
         self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
-        self._structure_ids: dict = {}  # structure key -> a small integer (see structure_key)
+        self._structure_ids: dict = {}  # structure key -> a small integer (see values.structure_key)
         self._rules_by_structure: dict = {}  # structure id -> rule
         self._static_keys: dict = {}  # (structure id, directions, strategy) -> static step key
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
@@ -393,22 +393,11 @@ class PropagationEngine:
         node = self._nodes[op] = OpNode(op, kind)
         return node
 
-    @staticmethod
-    def structure_key(op: ir.Operation, operands, results):
-        """(name, attributes, operand and result types) of an op without regions,
-        else None: what an op's sharding rule and op-priority directions are a
-        function of. MLIR uniques attributes and types, so the key is cheap to
-        hash; layers of a model share a few hundred keys."""
-        if len(op.regions):
-            return None
-        return (op.name, tuple(op.attributes.items()), tuple([v.type for v in operands]),
-                tuple([v.type for v in results]))
-
     # ------------------------------------------------------------- rules
 
     def rule_of(self, op: ir.Operation, structure=None) -> OpShardingRule | None:
         """getOrCreateShardingRule: the op's own attribute, or the registry's (attached).
-        `structure`: the id of the op's structure key, if it has one (see structure_key)."""
+        `structure`: the id of the op's structure key, if it has one (see values.structure_key)."""
         attrs = op.attributes
         if SHARDING_RULE_ATTR in attrs:
             rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
@@ -666,7 +655,7 @@ class PropagationEngine:
         owners = self.store.owners
         for result in results:
             owners[result] = op
-        key = self.structure_key(op, operands, results)
+        key = structure_key(op, operands, results)
         if key is not None:
             # (a small integer from here on: the key's hash is not cheap)
             ids = self._structure_ids
