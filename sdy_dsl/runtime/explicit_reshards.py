@@ -228,6 +228,7 @@ class ExplicitReshards:
         owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
         unreduced = [False]
         table = self._table
+        callees: dict = {}  # callee name -> whether its signature has unreduced axes
 
         def collect(op):
             op = operation(op)
@@ -236,7 +237,7 @@ class ExplicitReshards:
                 owners[result] = op
             if not unreduced[0]:
                 unreduced[0] = _has_unreduced(op) or (
-                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op))
+                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op, callees))
             return ir.WalkResult.ADVANCE
 
         func.walk(collect, ir.WalkOrder.POST_ORDER)
@@ -994,10 +995,14 @@ def _has_unreduced(op) -> bool:
     return any(s is not None and s.unreduced for slot in sharding_slots(op) for s in slot.read())
 
 
-def _callee_has_unreduced(call) -> bool:
-    callee = _lookup_func(call, ir.FlatSymbolRefAttr(
-        call.attributes[interfaces.table().callee_attr(call.name)]).value)
-    return callee is None or _has_unreduced(callee)
+def _callee_has_unreduced(call, known: dict) -> bool:
+    """Whether the callee's signature has unreduced axes (an unknown callee may);
+    `known`: answers by callee name, filled here."""
+    name = ir.FlatSymbolRefAttr(call.attributes[interfaces.table().callee_attr(call.name)]).value
+    if name not in known:
+        callee = _lookup_func(call, name)
+        known[name] = callee is None or _has_unreduced(callee)
+    return known[name]
 
 
 def _terminator(region) -> ir.Operation:

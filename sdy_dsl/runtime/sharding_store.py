@@ -216,13 +216,8 @@ class ShardingStore:
                     if shardings[position] == sharding:
                         return False
                     shardings[position] = sharding
-                    self._dirty.add((key[0], key[1], kind))
-                    self.version += 1
-                    self.current[value] = sharding
-                    if self.intern is not None:
-                        self.tokens[value] = self.intern(sharding)
-                    if self.on_change is not None:
-                        self.on_change(value)
+                    self._write_or_mark(key[0], key[1], kind, shardings)
+                    self._changed(value, sharding)
                     return True
         if where is None:
             where = self._locate(value)
@@ -267,10 +262,17 @@ class ShardingStore:
         self._changed(value)
         return True
 
-    def _changed(self, value: ir.Value) -> None:
+    def _changed(self, value: ir.Value, now=None) -> None:
+        """`value`'s sharding changed; `now`: what `get` returns for it now, if
+        known (else it is read again when asked)."""
         self.version += 1
-        self.current.pop(value, None)
-        self.tokens.pop(value, None)
+        if now is None:
+            self.current.pop(value, None)
+            self.tokens.pop(value, None)
+        else:
+            self.current[value] = now
+            if self.intern is not None:
+                self.tokens[value] = self.intern(now)
         if self.on_change is not None:
             self.on_change(value)
 

@@ -539,15 +539,21 @@ class PropagationEngine:
         setter(index, new)
         if notify is not None:
             self.notify_sharding_modified(modified, notify)
-        gid = self.group_of.get(modified) if sync_group else None
-        if gid is not None:
-            for member in self.group_members[gid]:
-                if member == modified:
-                    continue
-                self.set(member, new)
-                if notify is not None:
-                    self.notify_sharding_modified(member, notify)
+        if sync_group:
+            self._sync_group(modified, new, notify)
         return True
+
+    def _sync_group(self, value: ir.Value, sharding: TensorSharding, notify) -> None:
+        """Give the other members of `value`'s sharding group its new sharding."""
+        gid = self.group_of.get(value)
+        if gid is None:
+            return
+        for member in self.group_members[gid]:
+            if member == value:
+                continue
+            self.set(member, sharding)
+            if notify is not None:
+                self.notify_sharding_modified(member, notify)
 
     # ------------------------------------------------------------- notifications
 
@@ -772,13 +778,7 @@ class PropagationEngine:
                 continue  # nowhere to keep it: Shardy's setSharding does nothing
             store.set(value, new)
             self.notify_sharding_modified(value, notify)
-            # (operands and results alike sync their sharding group)
-            gid = self.group_of.get(value)
-            if gid is not None:
-                for member in self.group_members[gid]:
-                    if member != value:
-                        self.set(member, new)
-                        self.notify_sharding_modified(member, notify)
+            self._sync_group(value, new, notify)  # (operands and results alike)
             any_updated = True
         return any_updated
 

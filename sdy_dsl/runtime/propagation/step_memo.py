@@ -50,7 +50,7 @@ class StepMemo:
         self.intern = Interner()
         self._steps: dict = {}
         self.compiled: dict = {}  # (sharding tokens..., static token) -> compiled updates
-        self._elementwise: dict = {}  # op or structure key -> bool, for strategies that ask (propagation
+        self._elementwise: dict = {}  # op or structure id -> bool, for strategies that ask (propagation
         # erases ops but creates none, so an op's key is never another op's)
 
     def elementwise(self, op, is_elementwise: Callable | None) -> bool:
@@ -65,7 +65,7 @@ class StepMemo:
     def static_key(self, rule, directions: tuple, strategy, conservative: bool, op,
                    structure=None) -> tuple:
         """The part of a step's key fixed by everything but the shardings;
-        `structure`: the op's structure key if it has one (ops alike are
+        `structure`: the op's structure id if it has one (ops alike are
         elementwise alike)."""
         intern = self.intern
         is_elementwise = getattr(strategy, "is_elementwise", None)
@@ -88,25 +88,11 @@ class StepMemo:
             (index, new, self.intern(new), new.is_fully_replicated) for index, new in updates)
         return found
 
-    def step_with(self, static_key: tuple, shardings, compute: Callable):
-        """`compute()`'s result, once per (static key, shardings)."""
-        intern = self.intern
-        key = (static_key, tuple([intern(s) for s in shardings]))
-        try:
-            return self._steps[key]
-        except KeyError:
-            pass
-        if len(self._steps) >= self.MAX_ENTRIES:
-            self._steps.clear()
-        found = self._steps[key] = compute()
-        return found
-
     def step(self, compute: Callable, rule, directions: tuple, strategy, conservative: bool, op,
              operand_shardings, result_shardings):
         """`compute()`'s result, computed once per distinct key."""
         intern = self.intern
-        key = (intern(rule), intern(directions), strategy, conservative,
-               self.elementwise(op, getattr(strategy, "is_elementwise", None)),
+        key = (self.static_key(rule, directions, strategy, conservative, op),
                tuple([intern(s) for s in operand_shardings]),
                tuple([intern(s) for s in result_shardings]))
         try:
