@@ -18,8 +18,14 @@ from functools import cached_property
 from pathlib import Path
 
 from .errors import RuleFileError, UsageError
-
+from .interp.op_rules_loader import load_declarations
+from .interp.yaml_loader import load_yaml
 from .resources import builtin_rules_dir
+from .runtime import op_registry
+from .runtime.interfaces import InterfaceRegistry
+from .runtime.op_registry import OpRegistry
+from .runtime.op_sharding_rule_registry import OpShardingRuleRegistry
+from .runtime.propagation.heuristics import heuristics_from_layers
 
 INTERFACES_FILE = "interfaces.yaml"
 OP_SHARDING_RULES_FILE = "op_sharding_rules.yaml"
@@ -56,7 +62,6 @@ class RuleLibrary:
     def pass_layers(self) -> dict[str, list[Path]]:
         """Every file defining each pass, built-in first (a user's file may
         redefine a pass, or `extends:` the definition below it)."""
-        from .interp.yaml_loader import load_yaml
         files: dict[str, list[Path]] = {}
         for directory in self.dirs:
             in_this_dir: dict[str, Path] = {}
@@ -80,14 +85,20 @@ class RuleLibrary:
 
     # ------------------------------------------------------------------ data
     @cached_property
-    def op_registry(self):
-        from .runtime.op_registry import OpRegistry
-        return OpRegistry(self.data_layers(INTERFACES_FILE), self.data_layers(OP_SHARDING_RULES_FILE))
+    def op_registry(self) -> OpRegistry:
+        """The op facts of the run: the data files read here, handed to the runtime."""
+        interfaces = InterfaceRegistry()
+        for path in self.data_layers(INTERFACES_FILE):
+            interfaces.add_layer(load_yaml(path), path)
+        rules = OpShardingRuleRegistry([load_declarations(path) for path in
+                                        self.data_layers(OP_SHARDING_RULES_FILE)],
+                                       is_terminator=interfaces.is_terminator)
+        return OpRegistry(interfaces, rules, heuristics=lambda: self.heuristics)
 
     @cached_property
     def heuristics(self):
-        from .runtime.propagation.heuristics import load_heuristic_layers
-        return load_heuristic_layers(self.data_layers(HEURISTICS_FILE))
+        return heuristics_from_layers([(load_yaml(path), path)
+                                       for path in self.data_layers(HEURISTICS_FILE)])
 
 
 _builtin: RuleLibrary | None = None
@@ -99,3 +110,7 @@ def builtin_library() -> RuleLibrary:
     if _builtin is None:
         _builtin = RuleLibrary()
     return _builtin
+
+
+# Outside a run, the runtime's op registry is the built-in rules'.
+op_registry.set_default(lambda: builtin_library().op_registry)

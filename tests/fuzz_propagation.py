@@ -405,7 +405,8 @@ def run_ours(text: str, strategy: str) -> str:
     """Ours with the reference's rules, and the registry's for ops propagation
     itself inserts (the reference provider only knows the input's ops)."""
     from jaxlib.mlir import ir
-    from propagation_support import reference_rule_provider
+    from propagation_support import pass_schedule, reference_rule_provider
+    from sdy_dsl.rule_library import builtin_library
     from sdy_dsl.mlir_context import make_context
     from sdy_dsl.runtime.propagation import propagate
     from sdy_dsl.runtime.op_registry import active
@@ -421,7 +422,9 @@ def run_ours(text: str, strategy: str) -> str:
         def provider(op, conservative):
             return known[op] if op in known else active().rule_for(op, conservative)
 
-        propagate(module.operation, strategy, rule_provider=provider)
+        schedule, options = pass_schedule(strategy)
+        propagate(module.operation, schedule, options, registry=builtin_library().op_registry,
+                  rule_provider=provider)
         out = str(module)
     codec.clear()
     return out

@@ -9,8 +9,10 @@ from __future__ import annotations
 from jaxlib.mlir import ir, passmanager
 
 from sdy_dsl.mlir_context import make_context
+from sdy_dsl.passes import PassRegistry
+from sdy_dsl.rule_library import builtin_library
 from sdy_dsl.runtime.op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
-from sdy_dsl.runtime.propagation import propagate
+from sdy_dsl.runtime.propagation import Schedule, propagate
 from sdy_dsl.runtime.sharding import codec
 
 PASS_FOR = {"basic": "sdy-basic-propagate", "aggressive": "sdy-aggressive-propagate",
@@ -53,12 +55,26 @@ def run_reference(text: str, strategy: str, options: str = "") -> str:
         return str(module)
 
 
-def run_ours(text: str, strategy: str, **kwargs) -> str:
+_PASSES = PassRegistry()
+
+
+def pass_schedule(strategy: str, **options):
+    """The schedule and options of a built-in propagation pass (`strategy`: a
+    key of PASS_FOR; options by their Python names), read from its rule file."""
+    passdef = _PASSES.get(PASS_FOR[strategy])
+    values = passdef.make_options().replace(**options)
+    return Schedule.from_params(passdef.params["schedule"], values, passdef.loc), values
+
+
+def run_ours(text: str, strategy: str, heuristics=None, **options) -> str:
+    """Propagate `text` with the `strategy` pass's schedule and the reference's rules."""
     codec.clear()
+    schedule, values = pass_schedule(strategy, **options)
     with make_context():
         module = ir.Module.parse(text)
-        provider = reference_rule_provider(text, module, kwargs.get("conservative", False))
-        propagate(module.operation, strategy, rule_provider=provider, **kwargs)
+        provider = reference_rule_provider(text, module, values.conservative_propagation)
+        propagate(module.operation, schedule, values, registry=builtin_library().op_registry,
+                  heuristics=heuristics, rule_provider=provider)
         out = str(module)
     codec.clear()
     return out

@@ -19,7 +19,7 @@ from reference import run_reference
 from sdy_dsl.mlir_context import make_context
 from sdy_dsl.runtime import debug_info as dbg
 from sdy_dsl.runtime.op_sharding_rule_registry import sharding_rule_for
-from sdy_dsl.runtime.propagation.projection import ShardingProjection
+from sdy_dsl.runtime.sharding_projection import ShardingProjection
 from sdy_dsl.runtime.sharding import AxisRef, Mesh, MeshAxis, parse_tensor_sharding
 from sdy_dsl.runtime.values import MeshTable, operation
 

@@ -19,8 +19,8 @@ from sdy_dsl.mlir_context import make_context
 from sdy_dsl.runtime.op_sharding_rule import (
     NEED_REPLICATION, NULL_DIM, PERMUTATION, REDUCTION, SHARDING_RULE_ATTR, OpShardingRule,
     RuleBuilder)
-from sdy_dsl.runtime.op_sharding_rule_registry import (
-    OpShardingRuleRegistry, load_registry, populate_op_sharding_rules, sharding_rule_for)
+from sdy_dsl.interp.op_rules_loader import default_rule_file, load_registry, registry_of_files
+from sdy_dsl.runtime.op_sharding_rule_registry import populate_op_sharding_rules, sharding_rule_for
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data" / "op_sharding_rules"
@@ -56,7 +56,7 @@ def input_id(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def registry():
-    return load_registry()
+    return load_registry(default_rule_file())
 
 
 @pytest.mark.parametrize("conservative", [False, True], ids=["default", "conservative"])
@@ -173,7 +173,7 @@ def test_custom_call_declared_in_yaml_alone(tmp_path):
               custom: true
             my_transpose: {rule: "([i, j]) -> ([j, i])", factors: [j, i]}
     """)
-    registry = OpShardingRuleRegistry(path)
+    registry = registry_of_files(path)
     with make_context():
         module = ir.Module.parse("""
           func.func @f(%a: tensor<4x8x16xf32>, %b: tensor<4x16x32xf32>, %c: tensor<3x5xf32>) {
@@ -197,7 +197,7 @@ def test_custom_call_declared_in_yaml_alone(tmp_path):
 
 def test_rule_that_does_not_fit_the_op_points_at_the_declaration(tmp_path):
     path = write(tmp_path, 'stablehlo.negate: "([i, j]) -> ([i, j])"\n')
-    registry = OpShardingRuleRegistry(path)
+    registry = registry_of_files(path)
     with make_context():
         module = ir.Module.parse("""
           func.func @f(%a: tensor<4xf32>) {
@@ -213,7 +213,7 @@ def test_rule_that_does_not_fit_the_op_points_at_the_declaration(tmp_path):
 
 def test_rule_with_inconsistent_factor_sizes(tmp_path):
     path = write(tmp_path, 'stablehlo.add: "([i, j], [j, i]) -> ([i, j])"\n')
-    registry = OpShardingRuleRegistry(path)
+    registry = registry_of_files(path)
     with make_context():
         module = ir.Module.parse("""
           func.func @f(%a: tensor<4x8xf32>) {
@@ -244,7 +244,7 @@ def test_hook_built_with_rule_builder(tmp_path):
           by: call_target_name
           cases: {my_sum_last: {builder: reduce_last}}
     """)
-    registry = OpShardingRuleRegistry(path)
+    registry = registry_of_files(path)
     with make_context():
         module = ir.Module.parse("""
           func.func @f(%a: tensor<4x8x16xf32>) {
@@ -291,16 +291,16 @@ HOOKS = (REPO / "rules" / "propagation" / "op_sharding_rules.py").as_posix()
 def test_rule_file_errors(tmp_path, text, where, message):
     path = write(tmp_path, text)
     with pytest.raises(RuleFileError) as error:
-        OpShardingRuleRegistry(path)
+        registry_of_files(path)
     assert str(error.value).startswith(f"{path}:{where}: error: {message}")
 
 
 def test_user_copy_without_hook_module_uses_builtin_builders(tmp_path):
     # A user's copy of the declarations (e.g. in a --rules DIR) needs no Python beside it...
-    OpShardingRuleRegistry(write(tmp_path, "stablehlo.dot: {builder: dot}\n"))
+    registry_of_files(write(tmp_path, "stablehlo.dot: {builder: dot}\n"))
     # ...and a builder that does not exist is still an error at its position.
     with pytest.raises(RuleFileError, match=r"rules.yaml:1:26: error: unknown builder 'no_such_builder'"):
-        OpShardingRuleRegistry(write(tmp_path, "stablehlo.dot: {builder: no_such_builder}\n"))
+        registry_of_files(write(tmp_path, "stablehlo.dot: {builder: no_such_builder}\n"))
 
 
 def test_static_rules_are_cached_per_types(registry):

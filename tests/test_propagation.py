@@ -14,10 +14,10 @@ import pytest
 
 from jaxlib.mlir import ir
 
-from propagation_support import reference_import, run_ours, run_reference
+from propagation_support import pass_schedule, reference_import, run_ours, run_reference
 from sdy_dsl.mlir_context import make_context
-from sdy_dsl.runtime.propagation import (Direction, default_heuristics, heuristics_from_data,
-                                         propagate)
+from sdy_dsl.rule_library import builtin_library
+from sdy_dsl.runtime.propagation import Direction, heuristics_from_data, propagate
 from sdy_dsl.runtime.sharding import codec
 from sdy_dsl.runtime.propagation.factor_propagation import intersect_directions, union_directions
 
@@ -64,7 +64,7 @@ def test_matches_reference(imported, name, index, strategy):
 @pytest.mark.parametrize("name,index", cases("single_ops.mlir")[:3] + cases("features.mlir"))
 @pytest.mark.parametrize("option,kwargs", [
     ("{keep-sharding-rules=true}", {"keep_sharding_rules": True}),
-    ("{conservative-propagation=true}", {"conservative": True}),
+    ("{conservative-propagation=true}", {"conservative_propagation": True}),
 ], ids=["keep-sharding-rules", "conservative"])
 def test_options_match_reference(imported, name, index, strategy, option, kwargs):
     text = imported(name, index)
@@ -101,7 +101,7 @@ def test_heuristics_from_data_match_default_list():
              "default": "NONE"}]
     (heuristic,) = heuristics_from_data(data)
     assert heuristic.name == "h" and len(heuristic.cases) == 2
-    assert [h.name for h in default_heuristics()] == [
+    assert [h.name for h in builtin_library().heuristics] == [
         "pass-through-ops-single-use", "pass-through-ops", "only-pass-through-factors-broadcast-backward",
         "any-except-broadcast-forward", "any"]
     with pytest.raises(ValueError):
@@ -126,7 +126,8 @@ def test_conflicting_sharding_group_gets_open_constraints(strategy):
     codec.clear()
     with make_context():
         module = ir.Module.parse(text)
-        propagate(module.operation, strategy)
+        schedule, options = pass_schedule(strategy)
+        propagate(module.operation, schedule, options, registry=builtin_library().op_registry)
         ours = str(module)
     codec.clear()
     assert_same(run_reference(text, strategy), ours)

@@ -198,13 +198,13 @@ func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b"}
 @pytest.mark.parametrize("case", sorted(SCHEDULE_CASES))
 def test_five_heuristic_schedule_matches_reference(case, strategy):
     from propagation_support import run_ours, run_reference as run_reference_pass
-    from sdy_dsl.runtime.propagation import default_heuristics
+    from sdy_dsl.rule_library import builtin_library
     text = SCHEDULE_CASES[case]
     option = "{debug-propagation-edge-sharding=true}"
     expected = run_reference_pass(text, strategy, option)
     assert run_ours(text, strategy, debug_propagation_edge_sharding=True) == expected
     # The case depends on the schedule: without the single-use and
     # broadcast-forward rounds the steps are numbered differently.
-    three = [h for h in default_heuristics()
+    three = [h for h in builtin_library().heuristics
              if h.name not in ("pass-through-ops-single-use", "any-except-broadcast-forward")]
     assert run_ours(text, strategy, debug_propagation_edge_sharding=True, heuristics=three) != expected

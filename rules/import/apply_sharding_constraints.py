@@ -1,5 +1,5 @@
 """Hooks of sdy-apply-sharding-constraints: the apply condition, chains, moving constraints
-(debug info: sdy_dsl/runtime/debug_info.py)."""
+(debug info: sdy_dsl/interp/debug_info_hooks.py)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -11,7 +11,7 @@ from sdy_dsl.interp.builtins import to_sharding
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
 # Debug-info hooks the rule file calls (debug-sharding-origins / debug-propagation-edge-sharding).
-from sdy_dsl.runtime.debug_info import record_sharding_update, save_debug_info, seed_debug_info  # noqa: F401
+from sdy_dsl.interp.debug_info_hooks import record_sharding_update, save_debug_info, seed_debug_info  # noqa: F401
 from sdy_dsl.runtime.sharding import TensorSharding, codec
 from sdy_dsl.runtime.values import operation
 

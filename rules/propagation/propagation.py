@@ -1,9 +1,9 @@
 """The hook of the propagation passes: run the schedule the pass's rule file
 declares (`params: {schedule: [...]}`, Shardy's hierarchy user-priority ⊃
-op-priority ⊃ aggressive ⊃ basic) with the run's op registry and op-priority
-heuristics. The tunable parts are data: op sharding rules in
-op_sharding_rules.yaml, heuristics in op_priority_heuristics.yaml,
-interfaces in ../interfaces.yaml.
+op-priority ⊃ aggressive ⊃ basic) with the run's op registry, op-priority
+heuristics and the pass's options (one typed object). The tunable parts are
+data: op sharding rules in op_sharding_rules.yaml, heuristics in
+op_priority_heuristics.yaml, interfaces in ../interfaces.yaml.
 """
 from __future__ import annotations
 
@@ -18,24 +18,19 @@ from sdy_dsl.trace import PropagationTrace
 @hook
 def propagate(ctx: RewriteContext) -> None:
     options = ctx.options
-    params = ctx.params
-    schedule = Schedule.from_params(params.get("schedule"), options, ctx.passdef.loc)
-    dump_dir = options.get("module-dump-directory") or ""
+    schedule = Schedule.from_params(ctx.params.get("schedule"), options, ctx.passdef.loc)
+    dump_dir = options.module_dump_directory
     if dump_dir:
         Path(dump_dir).mkdir(parents=True, exist_ok=True)
         (Path(dump_dir) / "sdy_module_before_propagation.mlir").write_text(str(ctx.module))
-    heuristics = ctx.library.heuristics if "op-priorities" in schedule.levels else None
     observer = ctx.observer
     trace = None
     if observer is not None and observer.wants_steps:
         # --trace / --rule-stats: each propagation step, counted and timed per op kind.
         trace = PropagationTrace(observer, ctx.pass_name, ctx.module)
-    run_propagation(ctx.module, schedule, trace=trace, registry=ctx.library.op_registry,
-                    conservative=options.get("conservative-propagation", False),
-                    keep_sharding_rules=options.get("keep-sharding-rules", False),
-                    heuristics=heuristics,
-                    debug_sharding_origins=options.get("debug-sharding-origins", False),
-                    debug_propagation_edge_sharding=options.get("debug-propagation-edge-sharding", False))
+    heuristics = ctx.library.heuristics if "op-priorities" in schedule.levels else None
+    run_propagation(ctx.module, schedule, options, registry=ctx.library.op_registry,
+                    heuristics=heuristics, trace=trace)
     ctx.mark_changed()
     if dump_dir:
         # The reference's file name for the propagated module.

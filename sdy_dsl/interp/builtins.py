@@ -10,7 +10,9 @@ from typing import Callable, Iterable
 
 from jaxlib.mlir import ir
 
+from ..diagnostics import emit_error, emit_warning
 from ..runtime import interfaces
+from ..runtime.op_sharding_rule_registry import sharding_rule_for
 from ..runtime.sharding import Mesh, TensorSharding, codec
 from ..runtime.values import SHARDING_ATTR, operation, rank_of, remove_dict_entry, tensor_type
 from .context import RewriteContext
@@ -453,14 +455,12 @@ def error(ctx: RewriteContext, op, message: str) -> None:
 @action
 def warning(ctx: RewriteContext, op, message: str) -> None:
     """Emit a warning diagnostic at `op`; the pass goes on."""
-    from ..diagnostics import emit_warning
     emit_warning(ctx.live_op(op, "warning"), message)
 
 
 @action
 def fail(ctx: RewriteContext, op, message: str) -> None:
     """Emit an error diagnostic at `op` and stop the pass at once (no further op is checked)."""
-    from ..diagnostics import emit_error
     emit_error(ctx.live_op(op, "fail"), message)
 
 
@@ -558,7 +558,6 @@ def op_sharding_rule(op):
     op = operation(op)
     if "sdy.sharding_rule" in op.attributes:
         return op.attributes["sdy.sharding_rule"]
-    from ..runtime.op_sharding_rule_registry import sharding_rule_for
     rule = sharding_rule_for(op)
     return rule.to_attr() if rule is not None else None
 

@@ -43,6 +43,11 @@ class RewriteContext:
         self._memos: dict = {}  # memos of pure lambdas (expr.Function.pure), per stage run
         self.scratch: dict = {}  # per-run state for hooks that need it
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
+        # How messages name an op's place (the driver's `file:line:col`).
+        self.location_text: Callable[[ir.Operation], str] = printed_location
+
+    def op_text(self, op: ir.Operation) -> str:
+        return f"'{op.name}' at {self.location_text(op)}"
 
     def run_state(self, key: str, make: Callable[[], T]) -> T:
         """Per-run state of a hook module (`ctx.scratch[key]`), made on first use."""
@@ -142,10 +147,10 @@ class RewriteContext:
         being rewritten; under the walk driver it is not an op the walk has
         yet to visit."""
         if op == self.anchor or is_ancestor(op, self.anchor):
-            raise ActionError(f"{action} of {op_text(op)}, which contains the whole {self.anchor.name} "
+            raise ActionError(f"{action} of {self.op_text(op)}, which contains the whole {self.anchor.name} "
                               f"the pass runs on")
         if not is_ancestor(self.anchor, op):
-            raise ActionError(f"{action} of {op_text(op)}, which is outside the {self.anchor.name} the pass runs on")
+            raise ActionError(f"{action} of {self.op_text(op)}, which is outside the {self.anchor.name} the pass runs on")
         root = self.root
         if self.rewriter is None or root is None or self.is_erased(root):
             return
@@ -153,10 +158,10 @@ class RewriteContext:
         if op == root or is_ancestor(root, op):
             return
         if is_ancestor(op, root):
-            raise ActionError(f"{action} of {op_text(op)}, which contains the op being rewritten "
-                              f"({op_text(root)})")
+            raise ActionError(f"{action} of {self.op_text(op)}, which contains the op being rewritten "
+                              f"({self.op_text(root)})")
         if self.driver_kind == "walk" and not walk_visited_before(op, root):
-            raise ActionError(f"{action} of {op_text(op)}, which the walk driver has not visited yet "
+            raise ActionError(f"{action} of {self.op_text(op)}, which the walk driver has not visited yet "
                               f"(under 'walk' a rule may change only its root, ops inside it, or ops "
                               f"before it; use the 'once' or 'greedy' driver)")
 
@@ -224,8 +229,8 @@ class RewriteContext:
         self._check_mutable(op, "erase")
         for i, n, user in self._outside_uses(op):
             which = "result" if len(op.results) == 1 else f"result #{i}"
-            raise ActionError(f"erase of {op_text(op)}, whose {which} still has {n} use{'s' if n > 1 else ''} "
-                              f"(first: {op_text(user)}); replace its uses first")
+            raise ActionError(f"erase of {self.op_text(op)}, whose {which} still has {n} use{'s' if n > 1 else ''} "
+                              f"(first: {self.op_text(user)}); replace its uses first")
         self._forget_subtree(op)
         if self.rewriter is not None:
             self.rewriter.erase_op(op)
@@ -240,13 +245,13 @@ class RewriteContext:
             raise ActionError(f"replace expects values, got {describe(values)} (use results(...))")
         values = [self.live_value(v, "replace", "values") for v in values]
         if len(values) != len(op.results):
-            raise ActionError(f"replace of {op_text(op)} with {len(op.results)} result(s) by {len(values)} value(s)")
+            raise ActionError(f"replace of {self.op_text(op)} with {len(op.results)} result(s) by {len(values)} value(s)")
         for i, (old, new) in enumerate(zip(op.results, values)):
             if old.type != new.type:
-                raise ActionError(f"replace of {op_text(op)}: result #{i} has type {old.type}, "
+                raise ActionError(f"replace of {self.op_text(op)}: result #{i} has type {old.type}, "
                                   f"its replacement {new.type}")
             if defined_inside(new, op):
-                raise ActionError(f"replace of {op_text(op)} by its own result or a value defined inside it")
+                raise ActionError(f"replace of {self.op_text(op)} by its own result or a value defined inside it")
         self._check_mutable(op, "replace")
         self._forget_subtree(op)
         if self.rewriter is not None:
@@ -281,12 +286,12 @@ class RewriteContext:
         op = self.live_op(op, what)
         other = self.live_op(other, what, "an op to move next to")
         if op == other:
-            raise ActionError(f"{what} of {op_text(op)} next to itself")
+            raise ActionError(f"{what} of {self.op_text(op)} next to itself")
         if is_ancestor(op, other):
-            raise ActionError(f"{what} of {op_text(op)} into its own body (next to {op_text(other)})")
+            raise ActionError(f"{what} of {self.op_text(op)} into its own body (next to {self.op_text(other)})")
         self._check_mutable(op, what)
         if other == self.anchor or not is_ancestor(self.anchor, other):
-            raise ActionError(f"{what} of {op_text(op)} next to {op_text(other)}, which is not inside the "
+            raise ActionError(f"{what} of {self.op_text(op)} next to {self.op_text(other)}, which is not inside the "
                               f"{self.anchor.name} the pass runs on")
         if after:
             op.move_after(other)
@@ -301,7 +306,7 @@ class RewriteContext:
                   before=None, loc=None) -> ir.Operation:
         anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
         if anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op):
-            raise ActionError(f"create of '{name}' before {op_text(anchor_op)}, which is not inside the "
+            raise ActionError(f"create of '{name}' before {self.op_text(anchor_op)}, which is not inside the "
                               f"{self.anchor.name} the pass runs on")
         operands = [self.live_value(v, f"create of '{name}'", "operand values") for v in operands]
         with ir.InsertionPoint(anchor_op):
@@ -382,9 +387,8 @@ def describe(x) -> str:
     return f"a {type(x).__name__}"
 
 
-def op_text(op: ir.Operation) -> str:
-    from .driver import location_text
-    return f"'{op.name}' at {location_text(op)}"
+def printed_location(op: ir.Operation) -> str:
+    return str(op.location)
 
 
 def check_attr_name(name, action: str) -> None:

@@ -23,12 +23,16 @@ from dataclasses import dataclass, field
 from jaxlib.mlir import ir
 import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 
-from ..diagnostics import PassFailure
+from ..diagnostics import PassFailure, emit_error_at
+from ..rule_library import builtin_library
+from ..runtime import op_registry
+from ..runtime.op_registry import using
 from ..errors import SdyDslError
 from ..runtime.values import count_ops, ops_named
 from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
 from .matcher import as_operation
+from .options import PassOptions
 from .rulefile import DriverConfig, PassDef, Rule
 
 
@@ -137,11 +141,12 @@ def text_of_location(location: ir.Location) -> str:
 class PassRunner:
     """A rule file compiled for running: rules indexed by root, per stage."""
 
-    def __init__(self, passdef: PassDef, options: dict, observer: Observer | None = None,
+    def __init__(self, passdef: PassDef, options: dict | PassOptions, observer: Observer | None = None,
                  library=None):
         self.passdef = passdef
         self.library = library  # the run's RuleLibrary (None: the built-in rules)
-        self.options = options
+        # One frozen typed object (options given by name are checked by the caller).
+        self.options = options if isinstance(options, PassOptions) else passdef.make_options(options)
         self.observer = observer or Observer()
         self.error: BaseException | None = None
         self._greedy = False
@@ -156,14 +161,13 @@ class PassRunner:
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
         anchor = as_operation(anchor)
-        from ..rule_library import builtin_library
-        from ..runtime.op_registry import using
         library = self.library or builtin_library()
         with using(library.op_registry):
             self._run(anchor, library)
 
     def _run(self, anchor, library) -> None:
         ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
+        ctx.location_text = location_text
         for stage in self.passdef.stages:
             if stage.hook is not None:
                 self.modified = True
@@ -228,7 +232,6 @@ class PassRunner:
         whose first constraint declares the ops it can hold for, those
         (unless --explain asks about the rule on every op)."""
         if rule.roots == ("*",) and rule.root_guard is not None and rule.id not in self._explained:
-            from ..runtime import op_registry
             names = rule.root_guard(op_registry.active())
             if names is not None:
                 return tuple(sorted(names))
@@ -511,7 +514,6 @@ class Budget:
 def raise_from_hook(e: BaseException, who: str, loc) -> None:
     """A stage hook failed: an error that names the input position when the
     exception carries one (`loc("file":L:C)`), else one at the rule file."""
-    from ..diagnostics import emit_error_at
     if isinstance(e, SystemExit):
         message = f"{who} called sys.exit({e.code!r})"
     elif isinstance(e, RecursionError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Callable
 
@@ -15,10 +16,11 @@ from jaxlib.mlir import ir
 
 from ..errors import RuleFileError
 from ..hooks import hooks_of_module, load_hook_module
-from . import syntax as S
+from . import parsing, syntax as S
 from .builtins import BUILTINS, to_attr
 from .expr import CompileError, Env, ExprCompiler, Function
 from .matcher import PatternError, compile_pattern
+from .options import PassOptions, field_name, options_class
 from .yaml_loader import Loc, LocDict, LocStr, load_yaml
 
 ANCHORS = ("builtin.module", "func.func")
@@ -139,6 +141,19 @@ class PassDef:
     def default_options(self) -> dict:
         return {name: decl.default for name, decl in self.options.items()}
 
+    @cached_property
+    def options_class(self) -> type:
+        """The pass's options as one frozen typed class (see interp/options.py)."""
+        return options_class(self.name, self.options)
+
+    def make_options(self, values: dict | None = None) -> PassOptions:
+        """The pass's options object: the defaults, with `values` (by declared name) over them."""
+        given = values or {}
+        unknown = [name for name in given if name not in self.options]
+        if unknown:
+            raise KeyError(f"pass '{self.name}' has no option '{unknown[0]}'")
+        return self.options_class(**{field_name(k): v for k, v in given.items()})
+
 
 # --------------------------------------------------------------------------- loading
 
@@ -173,7 +188,7 @@ def load_rule_file(path: Path | str, base_of: Callable | None = None) -> PassDef
         text = None  # load_yaml read it: only a race gets here
     if text is None:
         return _load_rule_doc(path, doc, base_of)
-    with S.trees_cached_for(text):
+    with parsing.trees_cached_for(text):
         return _load_rule_doc(path, doc, base_of)
 
 
@@ -423,7 +438,7 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
     match_text = raw["match"]
     _expect(isinstance(match_text, str), raw.loc_of("match"), "'match' must be a pattern string")
     try:
-        pattern = S.parse_pattern(match_text)
+        pattern = parsing.parse_pattern(match_text)
         matcher, bound = compile_pattern(pattern)
     except (S.SyntaxErrorAt, PatternError) as e:
         raise _text_loc(match_text, raw.loc_of("match"), e.offset).error(e.message) from None
@@ -493,7 +508,7 @@ def _actions_on_root(compiler: ExprCompiler, rewrite, pattern: S.Pattern, flag: 
         return False
     for text in rewrite:
         try:
-            fn = _call_on_root(compiler, S.parse_expr(str(text)), pattern)
+            fn = _call_on_root(compiler, parsing.parse_expr(str(text)), pattern)
         except S.SyntaxErrorAt:
             return False
         if fn is None or not getattr(fn, flag):
@@ -503,7 +518,7 @@ def _actions_on_root(compiler: ExprCompiler, rewrite, pattern: S.Pattern, flag: 
 
 def _parse_expr(text, loc: Loc) -> S.Expr:
     try:
-        return S.parse_expr(str(text))
+        return parsing.parse_expr(str(text))
     except S.SyntaxErrorAt as e:
         raise _text_loc(text, loc, e.offset).error(e.message) from None
 
@@ -511,7 +526,7 @@ def _parse_expr(text, loc: Loc) -> S.Expr:
 def _compile_expr(compiler: ExprCompiler, text, loc: Loc, bound: set, allow_actions: bool,
                   node: S.Expr | None = None):
     try:
-        node = S.parse_expr(str(text)) if node is None else node
+        node = parsing.parse_expr(str(text)) if node is None else node
         return compiler.compile(node, bound, allow_actions)
     except (S.SyntaxErrorAt, CompileError) as e:
         raise _text_loc(text, loc, e.offset).error(e.message) from None
@@ -540,7 +555,7 @@ def _pattern_action(text, loc: Loc, bound: set, match_pattern: S.Pattern, replac
     """Build ops from a pattern (before the root); optionally replace the root with the last one."""
     _expect(isinstance(text, str), loc, "expected a pattern string")
     try:
-        pattern = S.parse_pattern(text)
+        pattern = parsing.parse_pattern(text)
     except S.SyntaxErrorAt as e:
         raise _text_loc(text, loc, e.offset).error(e.message) from None
     builders = []

@@ -317,7 +317,7 @@ class _PathUnpickler(pickle.Unpickler):
 
 class _SyntaxCache(_DocumentCache):
     """The parse trees of a rule file's patterns and expressions, by the file's
-    content (sdy_dsl.interp.syntax.trees_cached_for); salted with the grammar's
+    content (sdy_dsl.interp.parsing.trees_cached_for); salted with the grammar's
     source, so a changed grammar never reads old trees."""
 
     FORMAT = 1

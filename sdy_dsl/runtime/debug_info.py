@@ -44,26 +44,23 @@ entry there).
 
 Python passes create a `ShardingDebugInfo` themselves (the propagation engine
 passes its own view of the shardings, see `__init__`); rule files call the
-hooks at the end of this module (a pass's hook module imports them).
+hooks of sdy_dsl/interp/debug_info_hooks.py (a pass's hook module imports them).
 """
 from __future__ import annotations
 
 import re
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
 from jaxlib.mlir import ir
 
-from ..hooks import hook
 from . import interfaces
 from .op_sharding_rule import OpShardingRule
-from .propagation.projection import NOT_A_PREFIX, ShardingProjection, axis_list_prefix_status
+from .sharding_projection import NOT_A_PREFIX, ShardingProjection, axis_list_prefix_status
 from .sharding import AxisRef, Mesh, TensorSharding, codec
 from .values import operation
 
-if TYPE_CHECKING:  # the rewrite context is only an annotation here (runtime does not import interp)
-    from ..interp.context import RewriteContext
 
 ORIGIN_NAME_ATTR = "sdy.sharding_origin_name"
 SHARDING_ORIGINS_ATTR = "sdy.sharding_origins"
@@ -364,13 +361,6 @@ class ShardingDebugInfo:
         self.func_result_edges: dict[ir.Operation, dict[int, dict[AxisRef, list[PropagationEdge]]]] = {}
         self.step = 0
 
-    @classmethod
-    def of(cls, ctx: RewriteContext) -> ShardingDebugInfo:
-        """The collector of a rule-file pass run (in `ctx.scratch`), from its debug options."""
-        return ctx.run_state(cls.SCRATCH_KEY, lambda: cls(
-            bool(ctx.options.get(SHARDING_ORIGINS_OPTION, False)),
-            bool(ctx.options.get(PROPAGATION_EDGES_OPTION, False))))
-
     @property
     def enabled(self) -> bool:
         return self.sharding_origins or self.propagation_edges
@@ -590,20 +580,6 @@ def override_origins_to_self(module) -> None:
             override_op(interfaces.data_flow_edge_of(result), mc_output_origin(name, result.result_number))
 
 
-# --------------------------------------------------------------------------- rule-file hooks
-#
-# A rule-file pass with the debug options imports these by name into its hook
-# module (see rules/import/apply_sharding_constraints.py): the stage hooks
-# seed_debug_info (first) and save_debug_info (last), and record_sharding_update
-# where the rule file updates a sharding.
-
-
-def _as_sharding(s) -> TensorSharding | None:
-    if s is None or isinstance(s, TensorSharding):
-        return s
-    return codec.tensor_sharding(s)
-
-
 _STEP = re.compile(r"step-(\d+)")
 
 
@@ -619,51 +595,3 @@ def _maximum_step(module: ir.Operation) -> int:
 
     module.walk(visit)
     return max(found)
-
-
-@hook
-def seed_debug_info(ctx: RewriteContext) -> None:
-    """Stage hook: name the constraints / manual computations and record the user
-    shardings' origins (with debug-sharding-origins)."""
-    ShardingDebugInfo.of(ctx).seed_origins(ctx.module)
-
-
-@hook
-def record_sharding_update(ctx: RewriteContext, op: ir.Operation,
-                           old_operand_shardings: list[ir.Attribute | TensorSharding | None],
-                           old_result_shardings: list[ir.Attribute | TensorSharding | None] | None = None) -> None:
-    """`op`'s operands (results) had `old_operand_shardings` (`old_result_shardings`;
-    none: unchanged) before an update and have their current shardings now: record
-    the update under `op`'s sharding rule (nothing if it has none, or if its sharding
-    projection did not change)."""
-    info = ShardingDebugInfo.of(ctx)
-    if not info.enabled:
-        return
-    from .op_sharding_rule_registry import sharding_rule_for  # imports interp: only when used
-    op = operation(op)
-    rule = (OpShardingRule.from_attr(op.attributes["sdy.sharding_rule"])
-            if "sdy.sharding_rule" in op.attributes else sharding_rule_for(op))
-    if rule is None:
-        return
-    operands, results = list(op.operands), list(op.results)
-    new_operands = [interfaces.sharding_of(v) for v in operands]
-    new_results = [interfaces.sharding_of(v) for v in results]
-    old_operands = [_as_sharding(s) for s in old_operand_shardings]
-    old_results = new_results if old_result_shardings is None else [_as_sharding(s) for s in old_result_shardings]
-    known = next((s for s in new_operands + new_results + old_operands + old_results if s is not None), None)
-    if known is None:
-        return
-    mesh = ctx.meshes().mesh_of(known)
-    old = ShardingProjection.build(old_operands, old_results, rule, mesh)
-    new = ShardingProjection.build(new_operands, new_results, rule, mesh)
-    if projection_changed(old, new):
-        info.record_update(op, operands, results, rule, mesh, factor_axes(old), new)
-
-
-@hook
-def save_debug_info(ctx: RewriteContext) -> None:
-    """Stage hook: write the collected origins / edges onto the module."""
-    info = ShardingDebugInfo.of(ctx)
-    if info.enabled:
-        info.save(ctx.module)
-        ctx.mark_changed()

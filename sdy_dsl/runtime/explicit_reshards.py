@@ -31,7 +31,7 @@ from jaxlib.mlir import ir
 from . import interfaces
 from .op_sharding_rule import OpShardingRule, REDUCTION, NEED_REPLICATION, PERMUTATION, PASS_THROUGH
 from .op_sharding_rule_registry import OpShardingRuleRegistry, sharding_rule_for
-from .propagation.projection import (
+from .sharding_projection import (
     STRICT_PREFIX, NOT_A_PREFIX, ShardingProjection, TensorFactorShardings, add_axis_or_merge,
     axis_list_prefix_status, prefix_without_overlap_all)
 from .sharding_store import ShardingStore, erase_manual_axes

@@ -20,6 +20,7 @@ from jaxlib.mlir import ir
 from ..errors import RuleFileError
 from .sharding import TensorSharding, codec
 from . import op_registry
+from .op_schema import attribute_names, closest_op, dialect_is_known, op_is_known
 from .sharding_store import ShardingStore, is_block_arg
 from .values import SHARDING_ATTR, operation
 
@@ -161,10 +162,10 @@ class InterfaceRegistry:
         self._slots: dict = {}
 
     # ------------------------------------------------------------------ loading
-    def load(self, path: Path) -> None:
-        from ..interp.yaml_loader import load_yaml  # local: interp depends on runtime
-
-        doc = load_yaml(path)
+    def add_layer(self, doc, path: Path) -> None:
+        """Layer one interfaces file over the ones before it: `doc` is the file
+        as loaded from YAML (mappings with the locations of their keys and
+        values, see sdy_dsl/interp/yaml_loader.py), read above the runtime."""
         if not isinstance(doc, dict):
             raise RuleFileError(path, 1, 1, "an interfaces file is a mapping with 'ops:'")
         for key in doc:
@@ -375,18 +376,15 @@ class InterfaceRegistry:
 def check_op_name(name: str, loc) -> None:
     """A located error for an op name whose dialect is known but the op is not
     (a misspelling such as 'stablehlo.custom_cal')."""
-    from .op_schema import dialect_is_known, op_is_known
     if "." not in name:
         raise loc.error(f"expected an op name like 'stablehlo.add', got '{name}'")
     if dialect_is_known(name.split(".", 1)[0]) and not op_is_known(name):
-        from .op_schema import closest_op
         hint = closest_op(name)
         raise loc.error(f"unknown op '{name}'" + (f"; did you mean '{hint}'?" if hint else ""))
 
 
 def check_attr_names(op_name: str, names, loc) -> None:
     """A located error for an attribute name the op does not define."""
-    from .op_schema import attribute_names
     known = attribute_names(op_name)
     if known is None:
         return

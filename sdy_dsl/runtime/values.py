@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from .mpmd_types import mesh_tensor_type
 from .sharding import Mesh, TensorSharding, codec
 
 SHARDING_ATTR = "sdy.sharding"
@@ -255,7 +256,6 @@ def tensor_type(value_type: ir.Type) -> ir.RankedTensorType | None:
     global type of an `!mpmd.mesh_tensor` (a shaped type for propagation)."""
     if isinstance(value_type, ir.RankedTensorType):
         return value_type
-    from .mpmd import mesh_tensor_type  # local: mpmd builds on this module
     mesh_tensor = mesh_tensor_type(value_type)
     return mesh_tensor.global_type if mesh_tensor is not None else None
 

@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 
+from ...errors import RuleFileError
+from ..interfaces import check_op_name, condition_from_data
+from ..op_registry import active
 from .factor_propagation import Direction
 
 # A predicate gets a view of the op being propagated (see OpView below) and a
@@ -45,7 +48,6 @@ class HeuristicOp:
 
 def is_elementwise_operation(operation) -> bool:
     """MLIR's Elementwise trait, as rules/interfaces.yaml declares it."""
-    from ..op_registry import active
     return active().interfaces.is_elementwise(operation)
 
 
@@ -124,7 +126,6 @@ def op_name_in(names: Sequence[str]) -> Predicate:
 def op_matching(names: Sequence[str], when, loc) -> Predicate:
     """`{op_name: NAMES, when: {ATTR: VALUES}}`: one of the ops, with these
     attributes (the `when:` of rules/interfaces.yaml)."""
-    from ..interfaces import condition_from_data
     names = frozenset(names)
     conditions = [condition_from_data(name, when, loc) for name in names] if when is not None else []
     condition = conditions[0] if conditions else None
@@ -170,7 +171,6 @@ def predicate_from_spec(spec, loc=None) -> Predicate:
     if isinstance(spec, dict) and "op_name" in spec and set(spec) <= {"op_name", "when"}:
         value = spec["op_name"]
         names = [value] if isinstance(value, str) else list(value)
-        from ..interfaces import check_op_name
         for name in names:
             check_op_name(str(name), _loc(spec, "op_name", loc))
         return op_matching(names, spec.get("when"), _loc(spec, "when", loc))
@@ -208,19 +208,19 @@ def heuristics_from_data(data: Sequence[dict], loc=None) -> list[Heuristic]:
 HEURISTIC_KEYS = ("name", "cases", "default", "delete")
 
 
-def load_heuristic_layers(paths) -> list[Heuristic]:
-    """The op-priority schedule: the built-in file, then users' files over it.
+def heuristics_from_layers(layers) -> list[Heuristic]:
+    """The op-priority schedule: the built-in file, then users' files over it
+    (`layers`: (document as loaded from YAML, path) each, read above the runtime).
 
     A later file's heuristic replaces the one of the same name in place, a new
     name is appended, `{name: N, delete: true}` removes one, and a top-level
     `order: [NAMES]` sets the order (it must list every heuristic)."""
-    from ...interp.yaml_loader import Loc, load_yaml
     entries: dict[str, tuple] = {}  # name -> (entry, loc)
-    for path in paths:
-        doc = load_yaml(path)
-        top = getattr(doc, "loc", Loc(str(path), 1, 1))
+    for doc, path in layers:
         if not isinstance(doc, dict) or not isinstance(doc.get("heuristics", []), list):
-            raise top.error("expected a mapping with a 'heuristics' list (and optional 'order')")
+            message = "expected a mapping with a 'heuristics' list (and optional 'order')"
+            top = getattr(doc, "loc", None)
+            raise top.error(message) if top is not None else RuleFileError(path, 1, 1, message)
         for key in doc:
             if key not in ("heuristics", "order"):
                 raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'heuristics' or 'order')")
@@ -256,9 +256,3 @@ def load_heuristic_layers(paths) -> list[Heuristic]:
                 raise oloc.error("'order' must list every heuristic once: " + ", ".join(entries))
             entries = {str(n): entries[str(n)] for n in order}
     return [h for entry, loc in entries.values() for h in heuristics_from_data([entry], loc)]
-
-
-def default_heuristics() -> list[Heuristic]:
-    """The running pass's schedule (the built-in file, with a user's layered over it)."""
-    from ...rule_library import builtin_library
-    return builtin_library().heuristics

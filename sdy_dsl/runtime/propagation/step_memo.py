@@ -46,38 +46,33 @@ class StepMemo:
 
     MAX_ENTRIES = 200_000  # distinct situations kept; beyond, the memo starts over
 
-    def __init__(self):
+    def __init__(self, is_elementwise: Callable):
         self.intern = Interner()
+        self.is_elementwise = is_elementwise  # the op facts' Elementwise trait
         self._steps: dict = {}
         self.compiled: dict = {}  # (sharding tokens..., static token) -> compiled updates
         self._elementwise: dict = {}  # op or structure id -> bool, for strategies that ask (propagation
         # erases ops but creates none, so an op's key is never another op's)
 
-    def elementwise(self, op, is_elementwise: Callable | None) -> bool:
-        if op is None or is_elementwise is None:
+    def elementwise(self, op, strategy, key=None) -> bool:
+        """Whether `op` is elementwise, if `strategy` asks (kept per `key`,
+        default the op: ops of one structure are elementwise alike)."""
+        if not strategy.asks_elementwise or op is None:
             return False
+        key = op if key is None else key
         try:
-            return self._elementwise[op]
+            return self._elementwise[key]
         except KeyError:
-            found = self._elementwise[op] = bool(is_elementwise(op))
+            found = self._elementwise[key] = bool(self.is_elementwise(op))
             return found
 
     def static_key(self, rule, directions: tuple, strategy, conservative: bool, op,
                    structure=None) -> tuple:
         """The part of a step's key fixed by everything but the shardings;
-        `structure`: the op's structure id if it has one (ops alike are
-        elementwise alike)."""
+        `structure`: the op's structure id if it has one."""
         intern = self.intern
-        is_elementwise = getattr(strategy, "is_elementwise", None)
-        if is_elementwise is None:
-            elementwise = False
-        elif structure is not None:
-            elementwise = self._elementwise.get(structure)
-            if elementwise is None:
-                elementwise = self._elementwise[structure] = bool(is_elementwise(op))
-        else:
-            elementwise = self.elementwise(op, is_elementwise)
-        return (intern(rule), intern(directions), strategy, conservative, elementwise)
+        return (intern(rule), intern(directions), strategy, conservative,
+                self.elementwise(op, strategy, structure))
 
     def compile(self, key: tuple, updates) -> tuple:
         """Keep a step's updates [(index, sharding)] under `key` as

@@ -18,7 +18,7 @@ import math
 from dataclasses import replace
 from typing import Sequence
 
-from ..sharding import AxisRef, DimSharding, Mesh, TensorSharding
+from .sharding import AxisRef, DimSharding, Mesh, TensorSharding
 
 # ----------------------------------------------------------------- axis helpers
 

@@ -1,0 +1,59 @@
+"""A pass's options as one frozen, typed object (the xDSL pattern).
+
+The rule file's `options:` declares each option once (name, type, default);
+the loader makes one frozen dataclass per pass from those declarations
+(`options_class`), and each run gets one instance of it, handed whole to the
+hooks and engines (`ctx.options`): fields by Python name
+(`options.conservative_propagation`), and, for rule-file expressions and
+hooks that read options by their declared name, a read-only mapping view
+(`options["conservative-propagation"]`, `options.get(...)`).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Iterator, Mapping
+
+PY_TYPES = {"bool": bool, "int": int, "string": str, "enum": str}
+
+
+def field_name(option: str) -> str:
+    """The Python name of an option (`keep-sharding-rules` -> keep_sharding_rules)."""
+    return option.replace("-", "_")
+
+
+class PassOptions(Mapping):
+    """The base of every pass's options class (see options_class)."""
+
+    __slots__ = ()
+    _names: dict = {}  # declared name -> field name (set per class)
+
+    def __getitem__(self, name: str):
+        try:
+            return getattr(self, self._names[name])
+        except KeyError:
+            raise KeyError(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def replace(self, **changes) -> "PassOptions":
+        """A copy with some options changed (by declared name or field name)."""
+        return dataclasses.replace(self, **{self._names.get(k, k): v for k, v in changes.items()})
+
+
+def options_class(pass_name: str, decls: Mapping) -> type:
+    """The frozen options class of a pass from its declarations ({name: OptionDecl})."""
+    names = {name: field_name(name) for name in decls}
+    fields = [(names[name], PY_TYPES.get(decl.type, object), dataclasses.field(default=decl.default))
+              for name, decl in decls.items()]
+    cls = dataclasses.make_dataclass(
+        "".join(part.capitalize() for part in pass_name.replace(".", "-").split("-")) + "Options",
+        fields, bases=(PassOptions,), frozen=True, eq=True)
+    cls._names = names
+    return cls

@@ -1,0 +1,422 @@
+"""Basic propagation (Shardy's basic_propagation.cc): the propagation step
+(`propagate_tensors`, one for every caller) and the patterns the rewrite
+driver applies to each op:
+
+- a registered op: its sharding rule (op_sharding_rules.yaml or its own
+  `sdy.sharding_rule`), the factor strategy, directions from the level above;
+- an `sdy.data_flow_edge`: its sources and its owner, an identity rule;
+- a func data-flow edge: every call's operand / the callee's returned value;
+- a propagation barrier: one direction only;
+- the main func's results and returned values (before and after each run).
+
+`basic_propagate` is the innermost level of every schedule: func results,
+the worklist to a fixed point (rewrite_driver.py), func results.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from typing import Callable, Sequence
+
+from jaxlib.mlir import ir
+
+from ..op_sharding_rule import OpShardingRule
+from ..sharding import TensorSharding
+from ..values import structure_key, tensor_type
+from .basic_factor_propagation import BASIC, BasicFactorPropagation
+from .factor_propagation import Direction
+from ..sharding_projection import ShardingProjection
+from .propagation_state import PropagationError
+from .rewrite_driver import RewriteDriver
+from .worklist import OpNode
+
+GetDirection = Callable[[ir.Operation, int], Direction]
+
+
+def propagate_any(op, factor: int) -> Direction:
+    return Direction.BOTH
+
+
+def propagate_any_factor(factor: int) -> Direction:
+    return Direction.BOTH
+
+
+def identity_rule(shape: Sequence[int], num_operands: int = 1) -> OpShardingRule:
+    return _identity_rule(tuple(shape), num_operands)
+
+
+@functools.lru_cache(maxsize=4096)
+def _identity_rule(shape: tuple, num_operands: int) -> OpShardingRule:
+    # one object per shape: the step memo finds a rule it has seen by identity
+    dims = tuple((i,) for i in range(len(shape)))
+    return OpShardingRule(shape, (dims,) * num_operands, (dims,))
+
+
+def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
+    t = tensor_type(value_type)
+    if t is None or not t.has_static_shape:
+        return None
+    return tuple(t.shape)
+
+
+class PropagationEngine(RewriteDriver):
+    """The propagation step and the patterns, over the module's sharding state."""
+
+    def propagate_tensors(self, op: ir.Operation, operands: Sequence[ir.Value],
+                          results: Sequence[ir.Value], operand_shardings: list,
+                          result_shardings: list, set_operand, set_result, rule,
+                          direction_along_factor, strategy: BasicFactorPropagation,
+                          conservative: bool, notify, result_groups: bool = True) -> bool:
+        """Shardy's propagateTensorShardings: one step of `op` (its tensors'
+        shardings projected on the rule's factors, the factor strategy, the
+        updated tensors written back), memoized when no debug info is kept."""
+        directions = tuple([direction_along_factor(f) for f in range(len(rule.factor_sizes))])
+        debug = self.debug
+        if debug is None:
+            step = self.steps.step(lambda: self.step_updates(
+                op, operand_shardings, result_shardings, rule, directions, strategy,
+                conservative), rule, directions, strategy, conservative, op,
+                operand_shardings, result_shardings)
+        else:
+            step = self.step_updates(op, operand_shardings, result_shardings, rule, directions,
+                                     strategy, conservative, observe=debug.snapshot)
+        new_operands, new_results = step[0], step[1]
+        any_updated = False
+        for i, new in new_operands:
+            if self._set_updated(operands[i], operand_shardings[i], new, set_operand, i, notify, True):
+                any_updated = True
+        for i, new in new_results:
+            if self._set_updated(results[i], result_shardings[i], new, set_result, i, notify,
+                                 result_groups):
+                any_updated = True
+        if debug is not None and any_updated:
+            debug.record_update(op, operands, results, rule, *step[2])
+        if self.trace is not None:
+            self.trace(op, operand_shardings, result_shardings, any_updated, lambda: (
+                operands, results, [self.get(v) for v in operands], [self.get(v) for v in results]))
+        return any_updated
+
+    def step_updates(self, op, operand_shardings, result_shardings, rule, directions: tuple,
+                     strategy, conservative, observe=None) -> tuple:
+        """The pure part of a step (memoized by StepMemo): the new shardings of the
+        operands and results it updates, as ((index, sharding), ...) each.
+        `observe(projection)` (debug info): its result, the mesh and the updated
+        projection come third."""
+        mesh_name = self.common_mesh_name(operand_shardings + result_shardings)
+        mesh = self.meshes.get(mesh_name) if mesh_name is not None else None
+        if mesh is None or mesh.is_maximal:
+            # No common mesh, or a maximal one: maximal shardings stand for
+            # special ops (send, recv), Shardy never propagates them.
+            return (), ()
+        projection = ShardingProjection.build(operand_shardings, result_shardings, rule, mesh)
+        direction_along_factor = directions.__getitem__
+        if rule.blocked_propagation_factors:
+            # Propagation never crosses the op along a blocked factor.
+            direction_along_factor = _blocking(direction_along_factor, rule.blocked_propagation_factors)
+        before = observe(projection) if observe is not None else None
+        updated_operands, updated_results = strategy.propagate(
+            projection, direction_along_factor, rule.factor_sizes, mesh, conservative,
+            self.steps.elementwise(op, strategy))
+        sizes = rule.factor_sizes
+        updates = (tuple((i, projection.operands[i].to_tensor_sharding(rule.operand_mappings[i], sizes,
+                                                                       mesh_name, mesh))
+                         for i in sorted(updated_operands)),
+                   tuple((i, projection.results[i].to_tensor_sharding(rule.result_mappings[i], sizes,
+                                                                      mesh_name, mesh))
+                         for i in sorted(updated_results)))
+        if observe is not None:
+            return updates + ((mesh, before, projection),)
+        return updates
+
+    def _set_updated(self, value, old, new, setter, index, notify, sync_group: bool) -> bool:
+        if (old is None and new.is_fully_replicated) or new == old:
+            return False  # the reference warns: strided view needed
+        modified = self.shardable_value(value)
+        if modified is None:
+            return False  # nowhere to keep it: Shardy's setSharding does nothing
+        setter(index, new)
+        if notify is not None:
+            self.notify_sharding_modified(modified, notify)
+        if sync_group:
+            self._sync_group(modified, new, notify)
+        return True
+
+    def _sync_group(self, value: ir.Value, sharding: TensorSharding, notify) -> None:
+        """Give the other members of `value`'s sharding group its new sharding."""
+        if value not in self.group_of:
+            return
+        for member in self.groups.others(value):
+            self.set(member, sharding)
+            if notify is not None:
+                self.notify_sharding_modified(member, notify)
+
+    # ------------------------------------------------------------- patterns
+
+    def _frame(self, node: OpNode):
+        """(rule, operands, results) of a registered op's step, or None (no rule, or
+        one that does not fit the op); propagation changes no op's operands."""
+        op = node.op
+        operands, results = list(op.operands), list(op.results)
+        owners = self.store.owners
+        for result in results:
+            owners[result] = op
+        key = structure_key(op, operands, results)
+        if key is not None:
+            # (a small integer from here on: the key's hash is not cheap)
+            ids = self._structure_ids
+            node.structure = ids.get(key)
+            if node.structure is None:
+                node.structure = ids[key] = len(ids)
+        rule = self.rule_of(op, node.structure)
+        if rule is not None:
+            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
+                return (rule, operands, results)
+        return None
+
+    def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
+        frame = node.frame
+        if frame is False:
+            frame = node.frame = self._frame(node)
+        if frame is None:
+            return False
+        rule, operands, results = frame
+        op = node.op
+        by_heuristics = self._sweep_heuristics
+        if by_heuristics is not None and by_heuristics[2] is get_direction:
+            heuristics, priority, _ = by_heuristics
+            kept = node.directions
+            if kept is None or kept[0] is not heuristics or kept[1] != self.erasures:
+                heuristics.directions_of_op(node, len(rule.factor_sizes), priority)
+                kept = node.directions
+            directions, any_direction = kept[2][priority], kept[3][priority]
+        else:
+            directions = tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))])
+            any_direction = any(directions)
+        tracing = self.trace is not None
+        if not tracing:
+            if not any_direction:
+                return False  # no factor may propagate: nothing can change
+            # A step is a function of the shardings, the rule, the directions
+            # and the strategy: if it changed nothing with these inputs before,
+            # it would change nothing again (most visits are such repeats).
+            clean = node.clean
+            if clean is not None and clean[1] is strategy and clean[0] == directions:
+                return False
+        if self.debug is None and not tracing:
+            changed = self._registered_step(node, rule, operands, results, directions, strategy,
+                                            notify)
+        else:
+            operand_shardings = [self.get(v) for v in operands]
+            result_shardings = [self.get(v) for v in results]
+            changed = self.propagate_tensors(
+                op, operands, results, operand_shardings, result_shardings,
+                lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
+                rule, directions.__getitem__, strategy, self.conservative, notify)
+        if not changed and not tracing:
+            if not node.watched:
+                if node.values is not None:
+                    self._watch(node, node.values, resolved=True)
+                else:
+                    self._watch(node, operands + results)
+            node.clean = (directions, strategy)
+        return changed
+
+    def _registered_step(self, node: OpNode, rule, operands, results, directions, strategy,
+                         notify) -> bool:
+        """propagate_tensors for a registered op, without debug info or trace:
+        the same step (step_updates), memoized, keyed by small integers: the node's static part
+        (rule, directions, strategy...) and the interned sharding of each of its
+        values, which the store keeps per value; the step's updates carry their
+        own interned form, so comparing an update with the current sharding
+        is comparing two integers."""
+        values = node.values
+        if values is None:
+            values = node.values = [self.shardable_value(v) for v in operands + results]
+        store = self.store
+        try:
+            tokens = store.tokens
+            key = [tokens[v] for v in values]  # read before and unchanged since
+        except KeyError:
+            key = [store.token(v) for v in values]
+        if not any(key):
+            return False  # no sharding on any of its values: no mesh, nothing to propagate
+        keys = node.step_key
+        if keys is None:
+            keys = node.step_key = []
+        for kept_directions, kept_strategy, static in keys:
+            if kept_directions is directions and kept_strategy is strategy:
+                break
+        else:
+            # Ops of one structure have one rule (unless a caller's rule
+            # provider decides per op): they share the static part.
+            shared = ((node.structure, directions, strategy)
+                      if node.structure is not None and self._rules_by_structure is not None
+                      else None)
+            static = self._static_keys.get(shared) if shared is not None else None
+            if static is None:
+                static = self.steps.intern(self.steps.static_key(
+                    rule, directions, strategy, self.conservative, node.op, node.structure))
+                if shared is not None:
+                    self._static_keys[shared] = static
+            keys.append((directions, strategy, static))
+        key.append(static)
+        key = tuple(key)
+        memo = self.steps.compiled
+        step = memo.get(key)
+        if step is None:
+            step = self.steps.compile(key, self._registered_updates(
+                node, rule, len(operands), directions, strategy))
+        any_updated = False
+        for index, new, new_token, replicated in step:
+            old_token = key[index]
+            if new_token == old_token or (old_token == 0 and replicated):
+                continue
+            value = values[index]
+            if value is None:
+                continue  # nowhere to keep it: Shardy's setSharding does nothing
+            store.set(value, new)
+            self.notify_sharding_modified(value, notify)
+            self._sync_group(value, new, notify)  # (operands and results alike)
+            any_updated = True
+        return any_updated
+
+    def _registered_updates(self, node: OpNode, rule, num_operands: int, directions,
+                            strategy) -> list:
+        """The step's updates as (index among operands then results, sharding)."""
+        get = self.store.get
+        shardings = [get(v) if v is not None else None for v in node.values]
+        operand_updates, result_updates = self.step_updates(
+            node.op, shardings[:num_operands], shardings[num_operands:], rule, directions,
+            strategy, self.conservative)
+        return ([(i, new) for i, new in operand_updates]
+                + [(num_operands + i, new) for i, new in result_updates])
+
+    def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
+        result = edge.results[0]
+        shape = static_shape(result.type)
+        if shape is None:
+            return False
+        sources = self.dataflow.sources(edge)
+        source_shardings = [self.get(v) for v in sources]
+        result_sharding = self.dataflow.transform(edge, self.edge_sharding(edge), True)
+        return self.propagate_tensors(
+            edge, sources, [result], source_shardings, [result_sharding],
+            lambda i, s: self.set(sources[i], s),
+            lambda i, s: self.set_edge_sharding(edge, self.dataflow.transform(edge, s, False)),
+            identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
+            False, notify)
+
+    def propagate_barrier(self, op, direction_attr: str, strategy, notify) -> bool:
+        shape = static_shape(op.results[0].type)
+        if shape is None:
+            return False
+        direction = _barrier_direction(op.attributes[direction_attr])
+        operands, results = [op.operands[0]], [op.results[0]]
+        return self.propagate_tensors(
+            op, operands, results, [self.get(operands[0])], [self.get(results[0])],
+            lambda i, s: self.set(operands[i], s), lambda i, s: self.set(results[i], s),
+            identity_rule(shape), lambda f: direction, strategy, False, notify)
+
+    def propagate_func_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
+        """An edge on a func argument joins that operand of every call; an edge
+        on a call result joins the callee's returned value."""
+        result = edge.results[0]
+        shape = static_shape(result.type)
+        if shape is None:
+            return False
+        target = edge.operands[0]
+        if isinstance(target, ir.BlockArgument):
+            func = target.owner.owner.operation
+            sources = [call.operands[target.arg_number] for call in self.calls.calls_of(func)]
+        else:
+            callee = self.calls.callee_of(target.owner.operation)
+            if callee is None or not len(callee.regions[0].blocks):
+                raise PropagationError(f"{target.owner.location}: the callee of a call with a "
+                                       "func data-flow edge has no body")
+            ret = _terminator_of(callee.regions[0].blocks[0])
+            sources = [ret.operands[target.result_number]] if self.table.is_terminator(ret) else []
+        if not sources:
+            return False  # e.g. a func no call uses
+        return self.propagate_tensors(
+            edge, sources, [result], [self.get(v) for v in sources], [self.get(result)],
+            lambda i, s: self.set(sources[i], s), lambda i, s: self.set(result, s),
+            identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
+            False, notify)
+
+    def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
+        kind = node.kind
+        if kind != OpNode.REGISTERED:
+            op = node.op
+            if kind == OpNode.DATA_FLOW_EDGE:
+                if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
+                    return True
+            elif kind == OpNode.FUNC_EDGE:
+                if self.propagate_func_data_flow_edge(op, strategy, get_direction, notify):
+                    return True
+            elif self.propagate_barrier(op, self.table.barrier_attr(op.name), strategy, notify):
+                return True
+        return self.propagate_registered_op(node, strategy, get_direction, notify)
+
+    # ------------------------------------------------------------- func results
+
+    def propagate_func_results(self, strategy) -> None:
+        if self.trace is None and self._func_results_quiet == (strategy, self.store.version):
+            return  # nothing changed since it last changed nothing
+        version = self.store.version
+        self._propagate_func_results(strategy)
+        if self.store.version == version:
+            self._func_results_quiet = (strategy, version)
+
+    def _propagate_func_results(self, strategy) -> None:
+        for func in self.calls.main_funcs():
+            blocks = func.regions[0].blocks
+            if len(blocks) == 0:
+                continue
+            ret = _terminator_of(blocks[0])
+            for index, value in enumerate(ret.operands):
+                shape = static_shape(value.type)
+                if shape is None:
+                    continue
+                inputs = (strategy, self.get(value), self.get_func_result(func, index))
+                key = (func, index)
+                last = self._func_results_unchanged.get(key)
+                if (self.trace is None and last is not None
+                        and all(a is b for a, b in zip(last, inputs))):
+                    continue  # the same step changed nothing before
+                changed = self.propagate_tensors(
+                    func, [value], [value], [inputs[1]], [inputs[2]],
+                    lambda i, s, v=value: self.set(v, s),
+                    lambda i, s, f=func, r=index: self.set_func_result(f, r, s),
+                    identity_rule(shape), propagate_any_factor, strategy, False, None,
+                    # The reference syncs the returned value's sharding group
+                    # when the value changes, not when the func result does.
+                    result_groups=False)
+                if changed:
+                    self._func_results_unchanged.pop(key, None)
+                else:
+                    self._func_results_unchanged[key] = inputs
+
+
+def basic_propagate(engine: PropagationEngine, strategy: BasicFactorPropagation = BASIC,
+                    get_direction: GetDirection = propagate_any) -> None:
+    """The innermost level: func results, the worklist to a fixed point, func results."""
+    engine.propagate_func_results(strategy)
+    engine.run_to_fixed_point(strategy, get_direction)
+    engine.propagate_func_results(strategy)
+
+
+def _blocking(direction_along_factor, blocked) -> Callable:
+    blocked = frozenset(blocked)
+    return lambda factor: Direction.NONE if factor in blocked else direction_along_factor(factor)
+
+
+def _barrier_direction(attr) -> Direction:
+    """`allowed_direction` is stored as the enum's integer (NONE=0 ... BOTH=3)."""
+    if isinstance(attr, ir.IntegerAttr):
+        return Direction(attr.value)
+    return Direction.parse(re.search(r"(NONE|FORWARD|BACKWARD|BOTH)", str(attr)).group(1))
+
+
+def _terminator_of(block) -> ir.Operation:
+    ops = block.operations
+    return ops[len(ops) - 1].operation

@@ -1,0 +1,40 @@
+"""The module's funcs and calls as propagation sees them: which func a call
+calls, which calls call a func (Shardy keeps these on the func data-flow
+edges; see func_propagation and the func-call edges of rules/interfaces.yaml)."""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+
+def func_name(func: ir.Operation) -> str:
+    return ir.StringAttr(func.attributes["sym_name"]).value
+
+
+class CallGraph:
+    """Funcs by name and the call ops of each callee (by the interfaces'
+    `callee` attribute of call-like ops)."""
+
+    def __init__(self, funcs: list[ir.Operation], func_ops: list[ir.Operation], table):
+        self.table = table
+        self.funcs = funcs
+        self.funcs_by_name = {func_name(f): f for f in funcs}
+        self._calls: dict[str, list] = {}
+        for op in func_ops:
+            attr = table.callee_attr(op.name)
+            if attr is not None and attr in op.attributes:
+                callee = ir.FlatSymbolRefAttr(op.attributes[attr]).value
+                self._calls.setdefault(callee, []).append(op.operation)
+
+    def calls_of(self, func: ir.Operation) -> list:
+        return self._calls.get(func_name(func), [])
+
+    def callee_of(self, call: ir.Operation) -> ir.Operation | None:
+        attr = call.attributes[self.table.callee_attr(call.name)]
+        return self.funcs_by_name.get(ir.FlatSymbolRefAttr(attr).value)
+
+    def main_funcs(self) -> list[ir.Operation]:
+        """The funcs whose results are tied to their return values: the reference
+        does this for the module's main func only (the single func, or `@main`)."""
+        if len(self.funcs) == 1:
+            return self.funcs
+        return [f for f in self.funcs if func_name(f) == "main"]

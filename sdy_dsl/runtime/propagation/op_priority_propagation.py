@@ -1,0 +1,106 @@
+"""Op-priority propagation (Shardy's op_priority_propagation.cc): for
+priority 0, 1, ... the levels inside run with each op's factors propagating
+only in the directions the op-priority heuristics 0..p allow (the union of
+their directions, intersected with the level above's).
+
+The heuristics are data (rules/propagation/op_priority_heuristics.yaml,
+heuristics.py); `HeuristicDirections` evaluates them once per (op, factor).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from .basic_propagation import GetDirection, PropagationEngine, propagate_any
+from .factor_propagation import Direction, intersect_directions, union_directions
+from .heuristics import Heuristic, HeuristicOp, has_multi_use, is_pass_through_factor
+from .worklist import OpNode
+
+
+class HeuristicDirections:
+    """The op-priority heuristics' directions of each (op, factor).
+
+    The heuristics look at the op's kind, rule and uses, which propagation
+    does not change (only erasing a dead op does), so each (op, factor) is
+    evaluated once for all priorities: the running union of heuristics 0..p
+    is kept per priority p. Forgotten when an op is erased.
+    """
+
+    def __init__(self, engine: PropagationEngine, heuristics: Sequence[Heuristic]):
+        self.engine = engine
+        self.heuristics = list(heuristics)
+        # Rule-file heuristics see a factor only as pass-through or not: their unions
+        # are asked once per op for each kind, not once per factor.
+        self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
+        self.cache: dict = {}
+        # (structure key, multi-use operand) -> per priority, the tuple of its factors' directions
+        self.by_structure: dict = {}
+        self.erasures = engine.erasures
+
+    def _forget_if_erased(self) -> None:
+        if self.erasures != self.engine.erasures:
+            self.cache.clear()
+            self.erasures = self.engine.erasures
+
+    def unions(self, op, factor: int) -> list[Direction]:
+        self._forget_if_erased()
+        per_factor = self.cache.get(op)
+        if per_factor is None:
+            per_factor = self.cache[op] = {}
+        unions = per_factor.get(factor)
+        if unions is None:
+            view = per_factor.get("view")  # one per op: its facts are asked once
+            if view is None:
+                view = per_factor["view"] = HeuristicOp(op.name, op, self.engine.attached_rule(op))
+            kind = ("kind", is_pass_through_factor(view, factor)) if self.by_factor_kind else None
+            unions = per_factor.get(kind) if kind is not None else None
+            if unions is None:
+                acc, unions = Direction.NONE, []
+                for heuristic in self.heuristics:
+                    acc = union_directions(acc, heuristic(view, factor))
+                    unions.append(acc)
+                if kind is not None:
+                    per_factor[kind] = unions
+            per_factor[factor] = unions
+        return unions
+
+    def directions_of_op(self, node: OpNode, num_factors: int, priority: int) -> tuple:
+        """The node's factors' directions at `priority` (kept on the node)."""
+        kept = node.directions
+        if kept is not None and kept[0] is self and kept[1] == self.engine.erasures:
+            return kept[2][priority]  # (uses, which a heuristic may ask about, fall with erasures)
+        op = node.op
+        key = None
+        if self.by_factor_kind:
+            # Rule-file heuristics see the op's structure (name, attributes,
+            # rule) and whether an operand has other uses: ops alike share them.
+            structure = node.structure
+            if structure is not None:
+                frame = node.frame
+                key = (structure, has_multi_use(frame[1] if frame else op.operands))
+        per_priority = self.by_structure.get(key) if key is not None else None
+        if per_priority is None:
+            unions = [self.unions(op, f) for f in range(num_factors)]
+            per_priority = [tuple(u[p] for u in unions) for p in range(len(self.heuristics))]
+            if key is not None:
+                self.by_structure[key] = per_priority
+        node.directions = (self, self.engine.erasures, per_priority,
+                           [any(directions) for directions in per_priority])
+        return per_priority[priority]
+
+    def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
+        def direction(op, factor: int) -> Direction:
+            return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
+        if get_direction is propagate_any:
+            # Nothing to intersect with: a step asks for all its factors at once
+            # (see PropagationEngine.propagate_registered_op).
+            direction.heuristic_directions = (self, priority)
+        return direction
+
+
+def op_priorities(engine: PropagationEngine, inner, heuristics: Sequence[Heuristic]):
+    """The op-priorities level: `inner` once per heuristic priority."""
+    def run(get_direction):
+        directions = HeuristicDirections(engine, heuristics)
+        for priority in range(len(directions.heuristics)):
+            inner(directions.at_priority(priority, get_direction))
+    return run

@@ -1,0 +1,341 @@
+"""What propagation knows about one module while it runs: the meshes, the
+shardings (read once into a buffered ShardingStore, written back by `flush`),
+where each value keeps its sharding (Shardy's getShardableValue /
+data-flow edge owners), each op's sharding rule (getOrCreateShardingRule),
+and which ops a sharding change notifies (basic_propagation.cc's
+notifyUsersModified / notifyShardingModified).
+
+The step, the patterns and the rewrite driver build on it
+(rewrite_driver.py, basic_propagation.py).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
+
+from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
+from ..sharding import Mesh, TensorSharding, codec
+from ..sharding_store import ShardingStore
+from ..values import operation, ops_under
+from .call_graph import CallGraph
+from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
+from .sharding_group_map import ShardingGroupMap
+from .step_memo import StepMemo
+from .worklist import OpNode
+
+if TYPE_CHECKING:
+    from ..debug_info import ShardingDebugInfo
+
+RuleProvider = Callable[[ir.Operation, bool], "OpShardingRule | None"]
+
+_NOT_FOUND = object()
+
+
+class PropagationError(Exception):
+    pass
+
+
+class PropagationState:
+    """The sharding state of one module while propagating (see the module doc)."""
+
+    def __init__(self, module_op, registry, *, rule_provider: RuleProvider | None = None,
+                 dataflow: DataFlowEdges | None = None, conservative: bool = False,
+                 trace: Callable | None = None):
+        self.module = operation(module_op)
+        self.registry = registry  # the op facts of the run (an OpRegistry)
+        self.table = self.registry.interfaces
+        self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
+        self._nodes: dict = {}  # op -> OpNode
+        self._sweep_heuristics = None  # see run_to_fixed_point
+        self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
+        self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
+        self._notified: dict = {}  # value -> the ops a change of its sharding notifies
+        self._notified_erasures = 0
+        self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
+        self._order_erasures = 0
+        self._watchers: dict = {}  # shardable value -> the OpNodes whose step reads it
+        self._structure_ids: dict = {}  # structure key -> a small integer (see values.structure_key)
+        self._rules_by_structure: dict = {}  # structure id -> rule
+        self._static_keys: dict = {}  # (structure id, directions, strategy) -> static step key
+        self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
+        self._shardable_erasures = 0
+        self.rule_provider = rule_provider or self.registry.rule_for
+        if rule_provider is not None:
+            self._rules_by_structure = None
+        self.dataflow = dataflow or DataFlowEdges(self.table)
+        self.conservative = conservative
+        self.trace = trace
+        self.debug: ShardingDebugInfo | None = None  # set when a debug option is on
+        self.meshes: dict[str, Mesh] = {}
+        body = self.module.regions[0].blocks[0]
+        self.funcs: list[ir.Operation] = []
+        # The module's ops in pre-order (not the module), walked once; the ops
+        # in funcs (funcs included) are the ones propagation looks at.
+        self._module_ops: list[ir.Operation] = []  # (only before any op is erased)
+        self._func_ops: list[ir.Operation] = []
+        self._func_ops_erasures = 0
+        for op in body.operations:
+            op = op.operation
+            nested = ops_under(op)
+            self._module_ops.extend(nested)
+            if op.name == "sdy.mesh":
+                name = ir.StringAttr(op.attributes["sym_name"]).value
+                self.meshes[name] = codec.mesh(op.attributes["mesh"])
+            elif op.name == "func.func":
+                self.funcs.append(op)
+                self._func_ops.extend(nested)
+        # Shardings are read once and kept in memory while propagating, then
+        # written back once (flush).
+        self.store = ShardingStore(self.table, buffered=True)
+        self.store.on_change = self._sharding_changed
+        # Rules: op -> rule (None when the op has none); `_rule_attached` are
+        # the ops that carry (or will carry) a sdy.sharding_rule attribute.
+        self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
+        # The ops that carry a sdy.sharding_rule at the start (see finish_rules).
+        self._with_rule_attr = [op for op in self._module_ops if SHARDING_RULE_ATTR in op.attributes]
+        self.groups = ShardingGroupMap(self._module_ops)
+        self.group_of = self.groups.group_of  # (read on every update)
+        self.calls = CallGraph(self.funcs, self._func_ops, self.table)
+        self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
+        self.store.intern = self.steps.intern  # (the store keeps each value's token)
+
+    # ------------------------------------------------------------- meshes
+
+    def mesh(self, sharding: TensorSharding) -> Mesh | None:
+        if sharding.mesh_name is None:
+            return sharding.inline_mesh
+        return self.meshes.get(sharding.mesh_name)
+
+    @staticmethod
+    def _mesh_is_empty(mesh: Mesh | None) -> bool:
+        return mesh is None or (not mesh.axes and not mesh.device_ids)
+
+    def common_mesh_name(self, shardings: Iterable[TensorSharding | None]) -> str | None:
+        mesh, name = None, None
+        for sharding in shardings:
+            if sharding is None:
+                continue
+            other = self.mesh(sharding)
+            if mesh is None or self._mesh_is_empty(mesh):
+                mesh, name = other, sharding.mesh_name
+            elif other != mesh and not self._mesh_is_empty(other):
+                return None
+        return name
+
+    # ------------------------------------------------------------- sharding access
+
+    def shardable_value(self, value: ir.Value) -> ir.Value | None:
+        # Where a value's sharding lives depends on the IR's structure only,
+        # which propagation changes only by erasing dead ops.
+        if self._shardable_erasures != self.erasures:
+            self._shardable.clear()
+            self._shardable_erasures = self.erasures
+        try:
+            return self._shardable[value]
+        except KeyError:
+            found = self._shardable[value] = self._find_shardable_value(value)
+            return found
+
+    def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
+        owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
+        edge = self.dataflow.edge_of_target(value, owner)
+        if edge is not None:
+            return edge.results[0]
+        if isinstance(value, ir.OpResult):
+            return value
+        parent = value.owner.owner
+        if parent is None:
+            return None
+        parent = parent.operation
+        if self.table.data_flow(parent) is not None:
+            # Shardy's getEdgeOwnerFromTarget: a while body argument stands
+            # for the while result even without data-flow edges.
+            return self.dataflow.edge_owner_from_target(value)
+        if self.dataflow.is_shardable_block_arg_owner(parent):
+            return value
+        return None
+
+    def get(self, value: ir.Value) -> TensorSharding | None:
+        value = self.shardable_value(value)
+        if value is None:
+            return None
+        return self.store.get(value)
+
+    def set(self, value: ir.Value, sharding: TensorSharding) -> None:
+        value = self.shardable_value(value)
+        if value is None:
+            return  # Shardy's setSharding ignores a value with nowhere to keep one
+        self.store.set(value, sharding)
+
+    def get_func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
+        return self.store.func_result(func, index)
+
+    def set_func_result(self, func: ir.Operation, index: int, sharding: TensorSharding) -> None:
+        self.store.set_func_result(func, index, sharding)
+
+    def edge_sharding(self, edge: ir.Operation) -> TensorSharding | None:
+        return self.store.get(edge.results[0])
+
+    def set_edge_sharding(self, edge: ir.Operation, sharding: TensorSharding) -> None:
+        self.store.set(edge.results[0], sharding)
+
+    def flush(self) -> None:
+        """Write every changed sharding back to the IR."""
+        self.store.flush()
+
+    def _sharding_changed(self, value: ir.Value) -> None:
+        watchers = self._watchers.get(value)
+        if watchers:
+            for node in watchers:
+                node.clean = None
+
+    def _watch(self, node: OpNode, values, resolved: bool = False) -> None:
+        """Forget the node's clean state whenever one of these values' sharding
+        changes (`resolved`: they are shardable values already)."""
+        node.watched = True
+        watchers = self._watchers
+        for value in values:
+            shardable = value if resolved else self.shardable_value(value)
+            if shardable is not None:
+                watchers.setdefault(shardable, []).append(node)
+
+    def node(self, op: ir.Operation) -> OpNode:
+        try:
+            return self._nodes[op]
+        except KeyError:
+            pass
+        name = op.name
+        edge_kind = self.table.edge_kind(name)
+        if edge_kind == "data-flow":
+            kind = OpNode.DATA_FLOW_EDGE
+        elif edge_kind == "func-call":
+            kind = OpNode.FUNC_EDGE
+        elif self.table.barrier_attr(name) is not None:
+            kind = OpNode.BARRIER
+        else:
+            kind = OpNode.REGISTERED
+        node = self._nodes[op] = OpNode(op, kind)
+        return node
+
+    # ------------------------------------------------------------- rules
+
+    def rule_of(self, op: ir.Operation, structure=None) -> OpShardingRule | None:
+        """getOrCreateShardingRule: the op's own attribute, or the registry's (attached).
+        `structure`: the id of the op's structure key, if it has one (see values.structure_key)."""
+        attrs = op.attributes
+        if SHARDING_RULE_ATTR in attrs:
+            rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
+            self._rule_attached[op] = rule
+        else:
+            # The registry's rule is a function of the op's structure; a rule
+            # provider given by a caller may look at anything.
+            by_structure = self._rules_by_structure
+            rule = _NOT_FOUND
+            if by_structure is not None and structure is not None:
+                rule = by_structure.get(structure, _NOT_FOUND)
+            if rule is _NOT_FOUND:
+                rule = self.rule_provider(op, self.conservative)
+                if by_structure is not None and structure is not None:
+                    by_structure[structure] = rule
+            if rule is not None:
+                self._rule_attached[op] = rule
+        return rule
+
+    def attached_rule(self, op: ir.Operation) -> OpShardingRule | None:
+        return self._rule_attached.get(op)
+
+    def finish_rules(self, keep: bool) -> None:
+        """Attach created rules (keep) or remove every non-custom rule (reference default)."""
+        if keep:
+            # Iterate items (no lookups): op hashes change as attributes are written.
+            for op, rule in list(self._rule_attached.items()):
+                if SHARDING_RULE_ATTR not in op.attributes:
+                    op.attributes[SHARDING_RULE_ATTR] = rule.to_attr(op.context)
+            return
+
+        # Without `keep`, propagation adds no rule: the ops that carry one are
+        # those found at the start (less the erased ones).
+        ops = self._with_rule_attr if self.erasures == 0 else ops_under(self.module)
+        for op in ops:
+            attrs = op.attributes
+            if SHARDING_RULE_ATTR in attrs:
+                if not sdy.OpShardingRuleAttr(attrs[SHARDING_RULE_ATTR]).is_custom:
+                    del attrs[SHARDING_RULE_ATTR]
+
+    # ------------------------------------------------------------- notifications
+
+    def notify_users_modified(self, value: ir.Value, notify) -> None:
+        for use in value.uses:
+            user = use.owner.operation
+            node = self.node(user)
+            if node.plain_user is None:
+                # Not a terminator, a data-flow op or a call: its use is its own.
+                table = self.table
+                node.plain_user = (not table.is_terminator(user) and table.data_flow(user) is None
+                                   and table.callee_attr(user.name) is None)
+            if node.plain_user:
+                notify(user)
+                continue
+            edge = self.dataflow.edge_of_source(use)
+            if edge is not None:
+                notify(edge)
+            elif self.table.is_terminator(user):
+                self._notify_terminator_users(user, use.operand_number, notify)
+            elif self.table.callee_attr(user.name) is not None:
+                # A call operand feeds the callee's argument (and its edge).
+                callee = self.calls.callee_of(user)
+                if callee is not None and len(callee.regions[0].blocks):
+                    self.notify_users_modified(
+                        callee.regions[0].blocks[0].arguments[use.operand_number], notify)
+            else:
+                notify(user)
+
+    def _notify_terminator_users(self, terminator: ir.Operation, index: int, notify) -> None:
+        """A returned value feeds every call of its func (the users of the call
+        result); other terminators notify their parent op."""
+        parent = terminator.parent.operation
+        calls = self.calls.calls_of(parent) if parent.name == "func.func" else ()
+        if not calls:
+            notify(parent)
+            return
+        for call in calls:
+            self.notify_users_modified(call.results[index], notify)
+
+    def live_func_ops(self) -> list:
+        """The ops in funcs, in pre-order (walked again once ops were erased)."""
+        if self._func_ops_erasures != self.erasures:
+            self._func_ops = [op for func in self.funcs for op in ops_under(func)]
+            self._func_ops_erasures = self.erasures
+        return self._func_ops
+
+    def notify_sharding_modified(self, value: ir.Value, notify) -> None:
+        """Notify the ops a change of `value`'s sharding concerns: its owner,
+        its users (through edges, terminators and calls). They depend on the
+        IR's structure only, which propagation changes only by erasing ops:
+        kept per value until an erasure."""
+        if self._notified_erasures != self.erasures:
+            self._notified.clear()
+            self._notified_erasures = self.erasures
+        try:
+            targets = self._notified[value]
+        except KeyError:
+            found = []
+            self._notify_sharding_modified(value, found.append)
+            targets = self._notified[value] = tuple([self.node(op) for op in found])
+        for node in targets:
+            notify(node)
+
+    def _notify_sharding_modified(self, value: ir.Value, notify) -> None:
+        if isinstance(value, ir.OpResult):
+            op = self.store.owners.get(value)
+            if op is None:
+                op = value.owner.operation
+            if op.name == DATA_FLOW_EDGE:
+                for target in self.dataflow.non_owner_targets(op):
+                    self.notify_users_modified(target, notify)
+            notify(op)
+        else:
+            notify(value.owner.owner.operation)
+        self.notify_users_modified(value, notify)

@@ -1,0 +1,101 @@
+"""User-priority propagation (Shardy's user_priority_propagation.cc): the
+dimension shardings users gave priorities p1, p2, ... take part one priority
+at a time. First every sharding keeps only its priority-0 dims (the others
+replicated), the levels inside run; then for each priority in order its dims
+are restored and the levels inside run again.
+"""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from ..sharding import DimSharding, Mesh, TensorSharding
+from .basic_propagation import PropagationEngine
+
+
+def sharding_refs(engine: PropagationEngine) -> list[tuple[tuple, TensorSharding]]:
+    """Every (reference, sharding) the user-priority pass re-initializes
+    (Shardy's sharding walker): func arguments and results, and every
+    value that keeps a sharding, except data-flow edge targets that have
+    an edge (the edge's own sharding is walked instead)."""
+    refs = []
+    for func in engine.funcs:
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        for i in range(len(ftype.results)):
+            s = engine.get_func_result(func, i)
+            if s is not None:
+                refs.append((("res", func, i), s))
+    store, dataflow, table = engine.store, engine.dataflow, engine.table
+    values = []
+
+    for op in engine.live_func_ops():
+        op = op.operation
+        if len(op.regions) and dataflow.is_shardable_block_arg_owner(op):
+            blocks = op.regions[0].blocks
+            if len(blocks):
+                values.extend(blocks[0].arguments)
+        decl = table.result_slot(op.name)
+        if decl is not None and store.may_hold(op, decl.attr):
+            values.extend(op.results)
+    for value in values:
+        if store.locate(value) is None or dataflow.edge_of_target(value) is not None:
+            continue
+        s = store.get(value)
+        if s is not None:
+            refs.append((("value", value), s))
+    return refs
+
+
+def get_ref(engine: PropagationEngine, ref) -> TensorSharding | None:
+    if ref[0] == "res":
+        return engine.get_func_result(ref[1], ref[2])
+    return engine.store.get(ref[1])
+
+
+def set_ref(engine: PropagationEngine, ref, sharding: TensorSharding) -> None:
+    if ref[0] == "res":
+        engine.set_func_result(ref[1], ref[2], sharding)
+    else:
+        engine.store.set(ref[1], sharding)
+
+
+def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
+    dims, replicated = [], list(sharding.replicated)
+    for dim in sharding.dims:
+        if (dim.priority or 0) == 0:
+            dims.append(DimSharding(dim.axes, dim.is_closed))
+        else:
+            replicated.extend(dim.axes)
+            dims.append(DimSharding((), True))
+    replicated.sort(key=lambda a: a.sort_key(mesh))
+    return TensorSharding(sharding.mesh_name, tuple(dims), tuple(replicated),
+                          sharding.unreduced, sharding.inline_mesh)
+
+
+def _updated_for_priority(current: TensorSharding, original: TensorSharding,
+                          priority: int) -> TensorSharding:
+    dims = list(current.dims)
+    seen = set()
+    for i, original_dim in enumerate(original.dims):
+        if (original_dim.priority or 0) == priority:
+            dims[i] = DimSharding(original_dim.axes, original_dim.is_closed)
+            seen.update(original_dim.axes)
+    replicated = tuple(a for a in current.replicated if a not in seen)
+    return TensorSharding(current.mesh_name, tuple(dims), replicated, current.unreduced,
+                          current.inline_mesh)
+
+
+def user_priorities(engine: PropagationEngine, inner, heuristics):
+    """The user-priorities level: `inner` once for priority 0, then once per user priority."""
+    def run(get_direction):
+        per_priority: dict[int, list] = {}
+        for ref, sharding in sharding_refs(engine):
+            priorities = {d.priority for d in sharding.dims if (d.priority or 0) > 0}
+            for p in priorities:
+                per_priority.setdefault(p, []).append((ref, sharding))
+            set_ref(engine, ref, _initialized_for_priorities(sharding, engine.mesh(sharding)))
+        inner(get_direction)
+        for priority in sorted(per_priority):
+            for ref, original in per_priority[priority]:
+                set_ref(engine, ref, _updated_for_priority(get_ref(engine, ref), original, priority))
+            inner(get_direction)
+    return run

@@ -1,0 +1,67 @@
+"""The rewrite driver's worklist and what it keeps per op (MLIR's
+GreedyPatternRewriteDriver worklist, as Shardy's basic propagation runs it)."""
+from __future__ import annotations
+
+
+class Worklist:
+    """LIFO of OpNodes with de-duplication (a pushed node already queued keeps
+    its place); a node knows its own position, so no lookups are needed."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, nodes_first_on_top: list):
+        """Start with `nodes_first_on_top` (the last pops first)."""
+        self.items = nodes_first_on_top  # (None: the place of a removed node)
+        for position, node in enumerate(nodes_first_on_top):
+            node.queued = position
+
+    def push(self, node) -> None:
+        if node.queued >= 0:
+            return
+        node.queued = len(self.items)
+        self.items.append(node)
+
+    def pop(self):
+        """The top node, or None when none is left."""
+        items = self.items
+        while items:
+            node = items.pop()
+            if node is not None:
+                node.queued = -1
+                return node
+        return None
+
+    def remove(self, node) -> None:
+        if node.queued >= 0:
+            self.items[node.queued] = None
+            node.queued = -1
+
+
+class OpNode:
+    """What the engine keeps about one op while propagating (dropped when the
+    op is erased): how it propagates, its step's frame, and whether its last
+    step changed nothing."""
+
+    __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
+                 "step_key", "queued", "chain", "erased", "plain_user", "structure")
+
+    # kinds: which pattern propagates the op (see basic_propagation)
+    REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
+
+    def __init__(self, op, kind: int):
+        self.op = op
+        self.kind = kind
+        self.frame = False  # (rule, operands, results) of its step, None: none; False: not built
+        self.clean = None  # (directions, strategy) of a step that changed nothing, until
+        #                    one of its values' shardings changes
+        self.watched = False  # registered as a reader of its values' shardings
+        self.live_at = -1  # the engine's erasure count when the op was last seen alive
+        self.directions = None  # per op priority, its factors' directions (see HeuristicDirections)
+        self.values = None  # where its operands' and results' shardings live (shardable values)
+        self.step_key = None  # [(directions, strategy, the step memo key's part they fix)]
+        self.queued = -1  # its position in the worklist, -1: not queued
+        self.chain = None  # itself and its ancestors below the module, pushed together
+        self.erased = False
+        self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
+        self.structure = None  # its structure id, once its frame is built (see values.structure_key)
+
