@@ -1,13 +1,15 @@
 """Hook of sdy-insert-explicit-reshards: the policy from the rule file's `params:`,
-the mechanics in sdy_dsl/runtime/explicit_reshards.py."""
+the mechanics in sdy_dsl/runtime/insert_explicit_reshards.py (the driver),
+reshard_placement.py and explicit_reshards_util.py."""
 from __future__ import annotations
 
 
 from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime.explicit_reshards import (
-    AFTER_OP_GROUPS, RANKING_KEYS, UNARY_KEYS, ExplicitReshards, Policy, ReshardError)
+from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, RANKING_KEYS, UNARY_KEYS, Policy,
+                                                    ReshardError)
+from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards
 from sdy_dsl.runtime.op_sharding_rule import FACTOR_KINDS
 
 

@@ -1,0 +1,442 @@
+"""The algorithms of sdy-insert-explicit-reshards (Shardy's
+explicit_reshards_util.cc): which axes each factor of an op ends up sharded
+on (`find_common_axes`: the existing ones when compatible, the preferred
+tensor's for a two-tensor op, otherwise the greedy candidate loop, then
+need-replication factors hand their axes to batching factors), the projection
+helpers it works with, and the pass's tunable `Policy` (read from its rule
+file). The pass driver is insert_explicit_reshards.py, the placement of the
+reshards and all-reduces reshard_placement.py.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from jaxlib.mlir import ir
+
+from . import interfaces
+from .op_sharding_rule import NEED_REPLICATION, PASS_THROUGH, PERMUTATION, REDUCTION, OpShardingRule
+from .sharding_projection import (STRICT_PREFIX, ShardingProjection, TensorFactorShardings,
+                                  add_axis_or_merge, axis_list_prefix_status,
+                                  prefix_without_overlap_all)
+from .sharding import AxisRef, Mesh, TensorSharding, axes_size
+
+RESHARD = "sdy.reshard"
+ALL_REDUCE = "sdy.all_reduce"
+REPLICATED_TO_UNREDUCED = "sdy.replicated_to_unreduced"
+SHARDED_TO_UNREDUCED = "sdy.sharded_to_unreduced"
+
+AxesPerFactor = list  # factor index -> list[AxisRef]
+
+
+class ReshardError(Exception):
+    """An invariant the reference checks (and aborts on); located at `op`."""
+
+    def __init__(self, op, message: str):
+        super().__init__(message)
+        self.op = op
+
+
+# --------------------------------------------------------------------------- policy
+
+
+RANKING_KEYS = ("source-tensor-size", "factor-type-precedence", "sharding-size", "factor-index", "axes")
+UNARY_KEYS = ("no-sharded-permutation-factor", "tensor-size", "sharding-size")
+AFTER_OP_GROUPS = ("all-reduces", "result-reshards")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The tunable decisions of the pass (the `params:` of its rule file). What
+    an op is (a call, a data-flow op, a propagation barrier, a terminator) is
+    the op registry's (rules/interfaces.yaml)."""
+
+    full_version_ops: frozenset = frozenset()
+    full_version_if_operand_differs: frozenset = frozenset()
+    dot_fix_ops: frozenset = frozenset()
+    reshape_overflow_ops: frozenset = frozenset()
+    ranking: tuple = RANKING_KEYS
+    precedence: tuple = ((PASS_THROUGH, 3), (REDUCTION, 2), (PERMUTATION, 1), (NEED_REPLICATION, 0))
+    unary_preference: tuple = UNARY_KEYS
+    after_op: tuple = AFTER_OP_GROUPS
+
+    def precedence_of(self, kind: str) -> int:
+        return dict(self.precedence)[kind]
+
+
+# --------------------------------------------------------------------------- axis helpers
+
+
+def axis_order_key(axis: AxisRef) -> tuple:
+    """AxisRefAttr's `<`: by name; for one name `"x":(1)k` < `"x"` < `"x":(p)k` (p > 1)."""
+    if not axis.is_sub_axis:
+        return (axis.name, 1, 0, 0)
+    return (axis.name, 0 if axis.pre_size == 1 else 2, axis.pre_size, axis.sub_size)
+
+
+def _axes_list_key(axes: Sequence[AxisRef]) -> tuple:
+    return (len(axes), tuple(axis_order_key(a) for a in axes))
+
+
+def suffix_without_overlap(axis: AxisRef, other: AxisRef, mesh: Mesh) -> AxisRef | None:
+    """The largest suffix of `axis` that does not overlap `other` (getSuffixWithoutOverlap)."""
+    if not axis.overlaps(other, mesh):
+        return axis
+    this_next, other_next = axis.next_pre_size(mesh), other.next_pre_size(mesh)
+    if this_next <= other_next:
+        return None
+    return axis.full_or_sub(mesh, other_next, this_next // other_next)
+
+
+def _overlaps_any(axes: Sequence[AxisRef], others: Sequence[AxisRef], mesh: Mesh) -> bool:
+    return any(a.overlaps(b, mesh) for a in axes for b in others)
+
+
+def _truncate_without_overlap(axes: Sequence[AxisRef], others: Sequence[AxisRef], mesh: Mesh):
+    """The longest prefix of `axes` not overlapping `others` (None if nothing overlaps)."""
+    for i, axis in enumerate(axes):
+        prefix = prefix_without_overlap_all(axis, others, mesh)
+        if prefix != axis:
+            return tuple(axes[:i]) + ((prefix,) if prefix is not None else ())
+    return None
+
+
+def _is_strict_prefix(first: Sequence[AxisRef], second: Sequence[AxisRef], mesh: Mesh) -> bool:
+    return axis_list_prefix_status(first, second, mesh) == STRICT_PREFIX
+
+
+def is_fully_replicated(sharding: TensorSharding | None) -> bool:
+    return sharding is None or sharding.is_fully_replicated
+
+
+def is_equivalent(a: TensorSharding | None, b: TensorSharding | None) -> bool:
+    """jaxlib's isEquivalent: both replicated, or same mesh and same dimension axes."""
+    if is_fully_replicated(a):
+        return is_fully_replicated(b)
+    if b is None:
+        return False
+    return a.mesh_text() == b.mesh_text() and len(a.dims) == len(b.dims) and \
+        all(x.axes == y.axes for x, y in zip(a.dims, b.dims))
+
+
+def value_rank(value: ir.Value) -> int:
+    t = value.type
+    return t.rank if isinstance(t, ir.ShapedType) and t.has_rank else 0
+
+
+def num_elements(value: ir.Value) -> int:
+    t = value.type
+    if isinstance(t, ir.ShapedType) and t.has_static_shape:
+        return math.prod(t.shape)
+    return 0
+
+
+def replicated_sharding(mesh_name: str | None, rank: int, inline: Mesh | None = None) -> TensorSharding:
+    return TensorSharding.replicated_like(mesh_name, rank, is_closed=True, inline_mesh=inline)
+
+
+# --------------------------------------------------------------------------- projection helpers
+
+
+def has_overflow(tensor: TensorFactorShardings) -> bool:
+    return any(fs.overflow for fs in tensor.factors.values())
+
+
+def tensor_sharding_size(tensor: TensorFactorShardings, mesh: Mesh) -> int:
+    return math.prod(a.size(mesh) for fs in tensor.factors.values() for a in (*fs.axes, *fs.overflow))
+
+
+def tensor_sizes(op) -> list[int]:
+    return [num_elements(v) for v in (*op.operands, *op.results)]
+
+
+def update_sharding(projection: ShardingProjection, factor: int, axes: Sequence[AxisRef]) -> tuple[set, set]:
+    """Set every tensor's axes of `factor` to `axes`, clearing overflow; which tensors changed."""
+    def update(tensors):
+        changed = set()
+        for i, t in enumerate(tensors):
+            fs = t.factors.get(factor)
+            if fs is None or (fs.axes == list(axes) and not fs.overflow):
+                continue
+            fs.axes, fs.overflow = list(axes), []
+            changed.add(i)
+        return changed
+    return update(projection.operands), update(projection.results)
+
+
+def compatible_factor_sharding(projection: ShardingProjection, factor: int) -> list | None:
+    """The factor's axes if every tensor that has it agrees, else None ([] if none has it)."""
+    found = None
+    for t in projection.tensors():
+        fs = t.factors.get(factor)
+        if fs is None:
+            continue
+        if found is None:
+            found = fs.axes
+        elif found != fs.axes:
+            return None
+    return list(found) if found is not None else []
+
+
+def greatest_common_prefix_axes(projection: ShardingProjection, num_factors: int, mesh: Mesh) -> AxesPerFactor:
+    out: AxesPerFactor = [[] for _ in range(num_factors)]
+    seen = [False] * num_factors
+    for t in projection.tensors():
+        for f, fs in t.factors.items():
+            if not seen[f]:
+                out[f], seen[f] = list(fs.axes), True
+            else:
+                out[f] = _common_prefix(out[f], fs.axes, mesh)
+    return out
+
+
+def _common_prefix(a: Sequence[AxisRef], b: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
+    out = []
+    for x, y in zip(a, b):
+        if x == y:
+            out.append(x)
+            continue
+        if x.name == y.name and x.pre_size == y.pre_size:
+            out.append(x if x.size(mesh) < y.size(mesh) else y)
+        break
+    return out
+
+
+def redistribute(tensor: TensorFactorShardings, mapping, factor_sizes, mesh: Mesh,
+                  all_axes: Sequence[AxisRef]) -> None:
+    """Offer each (sub-)axis to the factors from the first (SP:494-566)."""
+    factors = [f for dim in mapping for f in dim if f in tensor.factors]
+    for f in factors:
+        tensor.factors[f].axes, tensor.factors[f].overflow = [], []
+    if not factors:
+        return
+    remaining = [factor_sizes[f] for f in factors]
+    index = 0
+
+    def info(i):
+        if i >= len(all_axes):
+            return None
+        a = all_axes[i]
+        return [a.size(mesh), a.pre_size if a.is_sub_axis else None]
+
+    current = info(index)
+    while current is not None:
+        used = False
+        for i, f in enumerate(factors):
+            if remaining[i] <= 1:
+                continue
+            size = current[0]
+            gcd = math.gcd(remaining[i], size)
+            if gcd == 1 and size != 1:
+                continue
+            used = True
+            name = all_axes[index].name
+            fs = tensor.factors[f]
+            if size > gcd:
+                pre = current[1] if current[1] is not None else 1
+                add_axis_or_merge(fs.axes, AxisRef(name, pre, gcd), mesh)
+                current[1] = pre * gcd
+                current[0] = size // gcd
+                remaining[i] //= gcd
+            else:
+                axis = AxisRef(name) if current[1] is None else AxisRef(name, current[1], current[0])
+                add_axis_or_merge(fs.axes, axis, mesh)
+                remaining[i] //= size
+                index += 1
+                current = info(index)
+                break
+        if not used:
+            overflow = tensor.factors[factors[-1]].overflow
+            while current is not None:
+                name = all_axes[index].name
+                add_axis_or_merge(overflow, AxisRef(name) if current[1] is None
+                                  else AxisRef(name, current[1], current[0]), mesh)
+                index += 1
+                current = info(index)
+            break
+
+
+# --------------------------------------------------------------------------- findCommonAxes (ERU:702-728)
+
+
+def find_common_axes(projection: ShardingProjection, rule: OpShardingRule, tensor_sizes: Sequence[int],
+                     mesh: Mesh, policy: Policy) -> AxesPerFactor:
+    compatible = _compatible_axes(projection, rule, mesh)
+    if compatible is not None:
+        return compatible
+    non_scalar = _non_scalar_tensors(rule)
+    if len(non_scalar) == 2 and not rule.need_replication_factors and \
+            not any(len(dim) > 1 for t in (*rule.operand_mappings, *rule.result_mappings) for dim in t):
+        return _unary(projection, rule, tensor_sizes, mesh, policy, non_scalar)
+    common = _heuristic(projection, rule, tensor_sizes, mesh, policy)
+    if rule.need_replication_factors:
+        _distribute_need_replication_axes(rule, mesh, common)
+    return common
+
+
+def _tensor_mappings(rule: OpShardingRule):
+    return (*rule.operand_mappings, *rule.result_mappings)
+
+
+def _non_scalar_tensors(rule: OpShardingRule) -> list[int]:
+    return [i for i, m in enumerate(_tensor_mappings(rule)) if m]
+
+
+def _compatible_axes(projection: ShardingProjection, rule: OpShardingRule, mesh: Mesh) -> AxesPerFactor | None:
+    common: AxesPerFactor = [[] for _ in range(rule.num_factors)]
+    seen: list[AxisRef] = []
+    for f in range(rule.num_factors):
+        axes = compatible_factor_sharding(projection, f)
+        if axes is None:
+            return None
+        if rule.kind_of(f) == NEED_REPLICATION:
+            if axes:
+                return None
+            continue
+        if _overlaps_any(axes, seen, mesh):
+            return None
+        common[f] = axes
+        seen.extend(axes)
+    return common
+
+
+def _unary(projection, rule: OpShardingRule, tensor_sizes, mesh: Mesh, policy: Policy,
+           non_scalar: list[int]) -> AxesPerFactor:
+    tensors = list(projection.tensors())
+
+    def preference(i):
+        t = tensors[i]
+        values = {
+            "no-sharded-permutation-factor": not any(
+                rule.kind_of(f) == PERMUTATION and fs.axes for f, fs in t.factors.items()),
+            "tensor-size": tensor_sizes[i],
+            "sharding-size": tensor_sharding_size(t, mesh),
+        }
+        return tuple(values[k] for k in policy.unary_preference)
+
+    lhs, rhs = non_scalar
+    preferred, other = (lhs, rhs) if preference(lhs) >= preference(rhs) else (rhs, lhs)
+    common: AxesPerFactor = [[] for _ in range(rule.num_factors)]
+    taken: list[AxisRef] = []
+    for f, fs in tensors[preferred].factors.items():
+        common[f] = list(fs.axes)
+        taken.extend(fs.axes)
+    for f, fs in tensors[other].factors.items():
+        if f in tensors[preferred].factors:
+            continue
+        axes = list(fs.axes)
+        cut = _truncate_without_overlap(axes, taken, mesh)
+        common[f] = list(cut) if cut is not None else axes
+    return common
+
+
+@dataclass
+class _Candidate:
+    factor: int
+    axes: tuple
+    source_size: int
+    sharding_size: int
+    precedence: int
+
+
+def _heuristic(projection: ShardingProjection, rule: OpShardingRule, tensor_sizes: Sequence[int],
+               mesh: Mesh, policy: Policy) -> AxesPerFactor:
+    """The greedy candidate loop (ERU:423-570)."""
+    tensors = list(projection.tensors())
+    pairs: dict[tuple, None] = {}
+    for t in tensors:
+        for f, fs in t.factors.items():
+            axes = tuple(fs.axes)
+            while axes:
+                pairs[(f, axes)] = None
+                axes = axes[:-1]
+    candidates = [_Candidate(f, axes, 0, axes_size(axes, mesh), policy.precedence_of(rule.kind_of(f)))
+                  for f, axes in pairs]
+    for size, t in zip(tensor_sizes, tensors):
+        for f, fs in t.factors.items():
+            source = tuple(fs.axes)
+            for c in candidates:
+                if c.factor == f and (c.axes == source or _is_strict_prefix(c.axes, source, mesh)):
+                    c.source_size += size
+    depends: dict[int, set] = {}
+    for mapping in _tensor_mappings(rule):
+        for dim in mapping:
+            for k in range(1, len(dim)):
+                depends.setdefault(dim[k], set()).add(dim[k - 1])
+
+    fields: dict[str, Callable[[_Candidate], object]] = {
+        "source-tensor-size": lambda c: c.source_size,
+        "factor-type-precedence": lambda c: c.precedence,
+        "sharding-size": lambda c: c.sharding_size,
+        "factor-index": lambda c: c.factor,
+        "axes": lambda c: _axes_list_key(c.axes),
+    }
+    order = [fields[k] for k in policy.ranking]
+
+    def rank(c: _Candidate):
+        return tuple(get(c) for get in order)
+
+    assigned: list[tuple] = [() for _ in range(rule.num_factors)]
+    while candidates:
+        valid = [c for c in candidates if not depends.get(c.factor)]
+        if not valid:
+            break
+        best = max(valid, key=rank)
+        assigned[best.factor] = best.axes
+        if axes_size(best.axes, mesh) == rule.factor_sizes[best.factor]:
+            for deps in depends.values():
+                deps.discard(best.factor)
+        kept = []
+        for c in candidates:
+            if c.factor == best.factor:
+                if _is_strict_prefix(best.axes, c.axes, mesh):
+                    c.sharding_size = axes_size(c.axes, mesh) // axes_size(best.axes, mesh)
+                    kept.append(c)
+                continue
+            cut = _truncate_without_overlap(c.axes, best.axes, mesh)
+            if cut is not None:
+                c.axes = cut
+                if c.axes == assigned[c.factor]:
+                    continue
+                c.sharding_size = axes_size(c.axes, mesh) // axes_size(assigned[c.factor], mesh)
+                kept.append(c)
+                continue
+            # The reference resets an unrelated candidate's size to its full size.
+            c.sharding_size = axes_size(c.axes, mesh)
+            kept.append(c)
+        candidates = kept
+    return [list(a) for a in assigned]
+
+
+def _distribute_need_replication_axes(rule: OpShardingRule, mesh: Mesh, common: AxesPerFactor) -> None:
+    non_scalar = [m for m in _tensor_mappings(rule) if m]
+
+    def in_all(f):
+        return all(any(f in dim for dim in m) for m in non_scalar)
+
+    batching = [f for f in range(rule.num_factors) if rule.kind_of(f) == PASS_THROUGH and in_all(f)]
+    for f in rule.need_replication_factors:
+        axes = list(common[f])
+        common[f] = []
+        if not in_all(f) or not axes:
+            continue
+        for b in batching:
+            size = rule.factor_sizes[b]
+            if size == 0:
+                continue
+            sharded = axes_size(common[b], mesh)
+            if size % sharded:
+                continue
+            capacity = size // sharded
+            while axes:
+                axis_size = axes[0].size(mesh)
+                if capacity % axis_size:
+                    break
+                add_axis_or_merge(common[b], axes[0], mesh)
+                capacity //= axis_size
+                axes.pop(0)
+            if not axes:
+                break
+
+

@@ -1,0 +1,370 @@
+"""The pass driver of sdy-insert-explicit-reshards (Shardy's
+insert_explicit_reshards.cc).
+
+After propagation an op's operands and results may disagree on how a factor
+of its sharding rule is sharded. The pass makes them agree, op by op, by
+inserting `sdy.reshard` ops (and `sdy.all_reduce` for reduction factors and
+unreduced axes), the way Shardy's pass does (jaxlib 0.10.2):
+
+- the sharding projection (runtime/sharding_projection.py) maps the op's
+  tensor shardings onto its factors;
+- `find_common_axes` (explicit_reshards_util.py) picks one set of axes per factor;
+- the projection, updated with the common axes, is projected back, and each
+  tensor that changed gets a reshard (reshard_placement.py).
+
+The driver visits the ops of a function, chooses each op's mesh, resolves the
+full or the non-full version (the dot fix, reshapes with overflow axes), and
+reshards returns, data-flow ops and calls to their targets. What a user may
+tune is a `Policy`, read from the pass's rule file. Where the reference
+checks an invariant and aborts, `ReshardError` carries the op and the message.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from jaxlib.mlir import ir
+
+from . import interfaces
+from .op_sharding_rule import REDUCTION, OpShardingRule
+from .op_sharding_rule_registry import sharding_rule_for
+from .sharding_projection import ShardingProjection
+from .sharding_store import erase_manual_axes
+from .sharding import AxisRef, Mesh, TensorSharding, codec
+from .values import operation, sharding_slots, structure_key
+from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
+                                     greatest_common_prefix_axes, has_overflow, is_equivalent,
+                                     is_fully_replicated, num_elements, redistribute,
+                                     replicated_sharding, tensor_sharding_size, tensor_sizes,
+                                     update_sharding, value_rank)
+from .reshard_placement import ReshardPlacement
+
+
+class ExplicitReshards(ReshardPlacement):
+    """The pass over one function."""
+
+    # ------------------------------------------------------------------ driver (IER:834-941)
+    def run(self, func: ir.Operation) -> None:
+        func = operation(func)
+        if not len(func.regions) or not len(func.regions[0].blocks):
+            raise ReshardError(func, "cannot insert explicit reshards in a function declaration "
+                                     "(it has no body)")
+        ops: list[ir.Operation] = []
+        owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
+        unreduced = [False]
+        table = self._table
+        callees: dict = {}  # callee name -> whether its signature has unreduced axes
+
+        def collect(op):
+            op = operation(op)
+            ops.append(op)
+            for result in op.results:
+                owners[result] = op
+            if not unreduced[0]:
+                unreduced[0] = _has_unreduced(op) or (
+                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op, callees))
+            return ir.WalkResult.ADVANCE
+
+        func.walk(collect, ir.WalkOrder.POST_ORDER)
+        # The pass never makes unreduced axes out of none: without any in the
+        # func (or its callees' signatures), its unreduced steps cannot apply,
+        # and the shardings they would read need not be read.
+        self._unreduced = unreduced[0]
+        for op in ops:
+            if op == func:
+                continue
+            self.visit(op)
+        body = func.regions[0].blocks[0]
+        terminator = operation(body.operations[len(body.operations) - 1])
+        self.reshard_return(terminator, func)
+
+    def on_full_version(self, op: ir.Operation) -> bool:
+        if self.full or op.name in self.policy.full_version_ops:
+            return True
+        if op.name in self.policy.full_version_if_operand_differs and len(op.results):
+            result = self.sharding(op.results[0])
+            return any(self.sharding(v) != result for v in op.operands)
+        return False
+
+    def visit(self, op: ir.Operation) -> None:
+        table = self._table
+        if table.is_terminator(op):
+            return
+        full = self.on_full_version(op)
+        if table.data_flow(op) is not None:
+            self.reshard_data_flow_op(op, full)
+            return
+        if table.callee_attr(op.name) is not None:
+            self.reshard_call(op, full)
+            return
+        if self.convert_reshard_to_unreduced_collectives(op):
+            return
+        if self._unreduced:
+            self.all_reduce_unreduced_operands(op)
+        if not full and op.name not in self.policy.dot_fix_ops and not (
+                self._unreduced and self._unreduced_result(op)):
+            return  # outside the full version only a dot or an unreduced result can change
+        in_shardings = [self.sharding_bypassing_barriers(v) for v in op.operands]
+        out_shardings = [self.sharding_bypassing_barriers(v) for v in op.results]
+        rule = self.rule_of(op)
+        if rule is None or rule.is_custom:
+            return
+        mesh_name = self.choose_mesh(op, in_shardings, out_shardings)
+        if mesh_name is None:
+            return
+        mesh = self.meshes.meshes[mesh_name]
+        projection = ShardingProjection.build(in_shardings, out_shardings, rule, mesh, closed_if_missing=True)
+        self._restore = []
+        common = self.process_op(op, projection, in_shardings, out_shardings, rule, mesh_name, mesh, full)
+        after_op = {
+            "all-reduces": lambda: self.all_reduce_reduction_factors(op, projection, common, rule, mesh_name,
+                                                                     mesh, full),
+            "result-reshards": lambda: self.restore_results(op),
+        }
+        # Each group goes right after the op: the nearest is created last.
+        for group in reversed(self.policy.after_op):
+            after_op[group]()
+
+    def rule_of(self, op) -> OpShardingRule | None:
+        """The op's rule; ops of one structure (values.structure_key) share it."""
+        key = structure_key(op)
+        if key is None:
+            return sharding_rule_for(op, registry=self.rules)
+        try:
+            return self._rules[key]
+        except KeyError:
+            found = self._rules[key] = sharding_rule_for(op, registry=self.rules)
+            return found
+
+    def _unreduced_result(self, op) -> bool:
+        if not len(op.results):
+            return False
+        sharding = self.sharding(op.results[0])
+        return sharding is not None and bool(sharding.unreduced)
+
+    # ------------------------------------------------------------------ mesh (IER:304-359)
+    def choose_mesh(self, op, ins: Sequence, outs: Sequence) -> str | None:
+        name, mesh = None, None
+        for s in (*ins, *outs):
+            if s is None:
+                continue
+            other = self.mesh(s)
+            if mesh is None or (not mesh.axes and not mesh.device_ids):
+                mesh, name = other, s.mesh_name
+                continue
+            if not other.axes and not other.device_ids:
+                continue
+            if other.is_maximal != mesh.is_maximal or other.axes != mesh.axes:
+                return None
+            if not other.device_ids:
+                mesh, name = other, s.mesh_name
+        if mesh is None:
+            return None
+        if name is None:
+            # The reference looks the common mesh up as a symbol (and crashes).
+            raise ReshardError(op, "shardings with an inlined mesh are not supported here "
+                                   "(run sdy-lift-inlined-meshes first)")
+        if mesh.is_maximal:
+            return None
+        counts: dict[str, int] = {}
+        best, best_count = name, 0
+        for s in (*ins, *outs):
+            if not is_fully_replicated(s):
+                counts[s.mesh_name] = counts.get(s.mesh_name, 0) + 1
+                if counts[s.mesh_name] > best_count:
+                    best, best_count = s.mesh_name, counts[s.mesh_name]
+        return best
+
+    # ------------------------------------------------------------------ processOp (IER:566-595)
+    def process_op(self, op, projection: ShardingProjection, ins, outs, rule: OpShardingRule,
+                   mesh_name: str, mesh: Mesh, full: bool) -> AxesPerFactor | None:
+        if not full:
+            if op.name in self.policy.dot_fix_ops:
+                self.fix_dot(op, projection, outs, rule, mesh_name, mesh)
+            return None
+        update_ops = {i for i, t in enumerate(projection.operands) if has_overflow(t)}
+        update_res = {i for i, t in enumerate(projection.results) if has_overflow(t)}
+        if (update_ops or update_res) and op.name in self.policy.reshape_overflow_ops:
+            return self.reshape_with_overflow(op, projection, outs, rule, mesh_name, mesh)
+        common = find_common_axes(projection, rule, tensor_sizes(op), mesh, self.policy)
+        for factor, axes in enumerate(common):
+            ops_changed, res_changed = update_sharding(projection, factor, axes)
+            update_ops |= ops_changed
+            update_res |= res_changed
+        self.insert_reshards(op, ins, outs, projection, update_ops, update_res, rule, mesh_name, mesh)
+        return common
+
+    def reshard_return(self, ret, func) -> None:
+        res_attrs = list(ir.ArrayAttr(func.attributes["res_attrs"])) if "res_attrs" in func.attributes else []
+        point = ir.InsertionPoint(ret)
+        for i in range(len(ret.operands)):
+            target = None
+            if i < len(res_attrs):
+                d = ir.DictAttr(res_attrs[i])
+                if "sdy.sharding" in d:
+                    target = codec.tensor_sharding(d["sdy.sharding"])
+            self.reshard_to_target(ret, i, target, point, self.full)
+
+    # ------------------------------------------------------------------ data-flow ops and calls (IER:114-157)
+    def reshard_data_flow_op(self, op, full: bool) -> None:
+        decl = self._table.data_flow(op)
+        owners = interfaces.data_flow_result_owners(op) + interfaces.data_flow_block_arg_owners(op)
+        for owner in owners:
+            target = interfaces.sharding_of(owner)
+            is_arg = isinstance(owner, ir.BlockArgument)
+            if target is not None and not is_arg and decl.strip_manual_axes:
+                target = erase_manual_axes(
+                    target, codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)
+            for user, index in _edge_sources(op, decl, owner):
+                value = user.operands[index]
+                self.reshard_to_target(user, index, target, self._point_after(value), full)
+
+    def reshard_call(self, call, full: bool) -> None:
+        callee_name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
+        callee = _lookup_func(call, callee_name)
+        arg_shardings = [_func_arg_sharding(callee, i) for i in range(len(call.operands))]
+        mesh_of = next((s for s in arg_shardings if s is not None and not self.mesh(s).is_maximal), None)
+        if mesh_of is not None:
+            targets = [s if s is not None else TensorSharding.replicated_like(
+                mesh_of.mesh_name, value_rank(v), is_closed=False, inline_mesh=mesh_of.inline_mesh)
+                for s, v in zip(arg_shardings, call.operands)]
+        else:
+            source = next((s for v in call.operands if (s := self.sharding(v)) is not None
+                           and not self.mesh(s).is_maximal), None)
+            if source is None:
+                return
+            targets = [replicated_sharding(source.mesh_name, value_rank(v), source.inline_mesh) for v in call.operands]
+        for i, target in enumerate(targets):
+            value = call.operands[i]
+            self.reshard_to_target(call, i, target, self._point_after(value), full)
+
+    # ------------------------------------------------------------------ reshape with overflow (IER:429-548)
+    def reshape_with_overflow(self, op, projection, outs, rule: OpShardingRule, mesh_name: str,
+                              mesh: Mesh) -> AxesPerFactor:
+        if not rule.operand_mappings[0] or not rule.result_mappings[0]:
+            raise ReshardError(op, "cannot redistribute overflow axes of a reshape to or from a scalar")
+        operand, result = projection.operands[0], projection.results[0]
+        prefer_input = tensor_sharding_size(operand, mesh) >= tensor_sharding_size(result, mesh)
+        best = operand if prefer_input else result
+        all_axes: list[AxisRef] = []
+        for f in range(rule.num_factors):
+            fs = best.factors.get(f)
+            if fs is not None:
+                all_axes.extend(fs.axes)
+                all_axes.extend(fs.overflow)
+        redistribute(operand, rule.operand_mappings[0], rule.factor_sizes, mesh, all_axes)
+        redistribute(result, rule.result_mappings[0], rule.factor_sizes, mesh, all_axes)
+        sizes = rule.factor_sizes
+        built_in = operand.to_tensor_sharding(rule.operand_mappings[0], sizes, mesh_name, mesh)
+        built_out = result.to_tensor_sharding(rule.result_mappings[0], sizes, mesh_name, mesh)
+        legal = ShardingProjection.build([built_in], [built_out], rule, mesh)
+        common = greatest_common_prefix_axes(legal, rule.num_factors, mesh)
+        for f in range(rule.num_factors):
+            update_sharding(projection, f, common[f])
+        update_ops, update_res = set(), set()
+        new_in = operand.to_tensor_sharding(rule.operand_mappings[0], sizes, mesh_name, mesh)
+        if not is_equivalent(self.sharding(op.operands[0]), new_in):
+            update_ops.add(0)
+        new_out = result.to_tensor_sharding(rule.result_mappings[0], sizes, mesh_name, mesh)
+        if not is_equivalent(new_out, outs[0]):
+            update_res.add(0)
+        ins = [self.sharding(v) for v in op.operands]
+        self.insert_reshards(op, ins, outs, projection, update_ops, update_res, rule, mesh_name, mesh)
+        return common
+
+    # ------------------------------------------------------------------ the non-full dot fix (IER:201-302)
+    def fix_dot(self, op, projection, outs, rule: OpShardingRule, mesh_name: str, mesh: Mesh) -> None:
+        if not outs or outs[0] is None:
+            return
+        lhs, rhs, res = projection.operands[0], projection.operands[1], projection.results[0]
+        lhs_size, rhs_size = num_elements(op.operands[0]), num_elements(op.operands[1])
+        result_size = num_elements(op.results[0])
+        conflict, conflict_axes = None, None
+        reduction: list[AxisRef] = []
+        seen: list[AxisRef] = []
+        for f in range(rule.num_factors):
+            la = lhs.factors[f].axes if f in lhs.factors else None
+            ra = rhs.factors[f].axes if f in rhs.factors else None
+            if la is not None and ra is not None:
+                axes, limit = la, max(lhs_size, rhs_size)
+                if la != ra:
+                    return
+                if rule.kind_of(f) == REDUCTION:
+                    reduction.extend(axes)
+                    continue
+            else:
+                axes = la if la is not None else ra
+                limit = lhs_size if la is not None else rhs_size
+                for axis in axes:
+                    if any(a.overlaps(axis, mesh) for a in seen):
+                        return
+                    seen.append(axis)
+            if res.factors[f].axes != axes:
+                if not axes or conflict is not None or result_size > limit:
+                    return
+                conflict, conflict_axes = f, axes
+        if conflict is None:
+            return
+        res_axes = res.factors[conflict].axes
+        if not res_axes or res_axes != reduction:
+            return
+        res.factors[conflict].axes = list(conflict_axes)
+        result = op.results[0]
+        self.set_sharding(result, res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes,
+                                                               mesh_name, mesh))
+        reshard = self._reshard(result, outs[0], ir.InsertionPoint.after(op), op.location)
+        result.replace_all_uses_except(reshard.result, reshard)
+
+
+# --------------------------------------------------------------------------- data-flow edges, calls
+
+
+def _has_unreduced(op) -> bool:
+    """Whether a sharding the op keeps (not its nested ops') has unreduced axes."""
+    return any(s is not None and s.unreduced for slot in sharding_slots(op) for s in slot.read())
+
+
+def _callee_has_unreduced(call, known: dict) -> bool:
+    """Whether the callee's signature has unreduced axes (an unknown callee may);
+    `known`: answers by callee name, filled here."""
+    name = ir.FlatSymbolRefAttr(call.attributes[interfaces.table().callee_attr(call.name)]).value
+    if name not in known:
+        callee = _lookup_func(call, name)
+        known[name] = callee is None or _has_unreduced(callee)
+    return known[name]
+
+
+def _terminator(region) -> ir.Operation:
+    ops = region.blocks[0].operations
+    return operation(ops[len(ops) - 1])
+
+
+def _edge_sources(op, decl, owner: ir.Value) -> list[tuple[ir.Operation, int]]:
+    """(user, operand index) of every source of the edge `owner` owns (getEdgeSources)."""
+    if isinstance(owner, ir.BlockArgument):
+        return [(op, owner.arg_number)]
+    index = owner.result_number
+    out = []
+    if decl.source_operands and not decl.block_arg_owners:
+        out.append((op, index))
+    regions = range(len(op.regions)) if decl.source_terminators == ("all",) else decl.source_terminators
+    for r in regions:
+        out.append((_terminator(op.regions[r]), index))
+    return out
+
+
+def _lookup_func(op, name: str):
+    module = operation(op)
+    while module.name != "builtin.module":
+        module = operation(module.parent)
+    for candidate in module.regions[0].blocks[0].operations:
+        candidate = operation(candidate)
+        if candidate.name == "func.func" and ir.StringAttr(candidate.attributes["sym_name"]).value == name:
+            return candidate
+    return None
+
+
+def _func_arg_sharding(func, index: int) -> TensorSharding | None:
+    if func is None or "arg_attrs" not in func.attributes:
+        return None
+    d = ir.DictAttr(ir.ArrayAttr(func.attributes["arg_attrs"])[index])
+    return codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
