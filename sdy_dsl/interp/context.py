@@ -299,9 +299,6 @@ class RewriteContext:
             op.move_before(other)
         self.changed = True
 
-    def insertion_point_before(self, op) -> ir.InsertionPoint:
-        return ir.InsertionPoint(self.live_op(op, "create"))
-
     def create_op(self, name: str, result_types, operands, attributes: dict, regions: int = 0,
                   before=None, loc=None) -> ir.Operation:
         anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")

@@ -12,8 +12,6 @@ import operator
 from dataclasses import dataclass
 from typing import Callable
 
-from jaxlib.mlir import ir
-
 from . import syntax as S
 
 

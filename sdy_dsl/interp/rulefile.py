@@ -14,14 +14,13 @@ from typing import Callable
 
 from jaxlib.mlir import ir
 
-from ..errors import RuleFileError
 from ..hooks import hooks_of_module, load_hook_module
 from . import parsing, syntax as S
 from .builtins import BUILTINS, to_attr
 from .expr import CompileError, Env, ExprCompiler, Function
 from .matcher import PatternError, compile_pattern
 from .options import PassOptions, field_name, options_class
-from .yaml_loader import Loc, LocDict, LocStr, load_yaml
+from .yaml_loader import Loc, LocDict, load_yaml
 
 ANCHORS = ("builtin.module", "func.func")
 DRIVER_KINDS = ("walk", "greedy", "once")

@@ -235,9 +235,6 @@ class OpShardingRuleRegistry:
                     declaration = declaration.merged_over(previous)
                 self.declarations[op_name] = declaration
 
-    def declaration_for(self, op_name: str) -> Declaration | None:
-        return self.declarations.get(op_name)
-
     def create_rule(self, op, conservative: bool = False) -> OpShardingRule | None:
         """The registry's rule for `op`, ignoring any rule already attached to it.
 

@@ -54,10 +54,6 @@ class Mesh:
     def axis_index(self, name: str) -> int:
         return self.axis_names.index(name)
 
-    @property
-    def total_size(self) -> int:
-        return math.prod(a.size for a in self.axes)
-
     def text(self) -> str:
         """The body printed inside `<...>` (`["x"=2], device_ids=[...]`)."""
         body = "[" + ", ".join(a.text() for a in self.axes) + "]"

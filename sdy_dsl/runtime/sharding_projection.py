@@ -15,7 +15,6 @@ axes become that factor's "overflow" axes and later factors get nothing.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Sequence
 
 from .sharding import AxisRef, DimSharding, Mesh, TensorSharding
@@ -260,10 +259,3 @@ class ShardingProjection:
         res = {i for i, t in enumerate(self.results) if t.expand(factor, new_axes, mesh)}
         return ops, res
 
-
-def identity_rule_sizes(shape: Sequence[int]) -> tuple[int, ...]:
-    return tuple(shape)
-
-
-def drop_priorities(sharding: TensorSharding) -> TensorSharding:
-    return replace(sharding, dims=tuple(replace(d, priority=None) for d in sharding.dims))

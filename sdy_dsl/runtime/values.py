@@ -139,14 +139,6 @@ def module_of(op) -> ir.Operation:
 # --------------------------------------------------------------------------- slots
 
 
-def is_tensor_sharding_attr(attr: ir.Attribute) -> bool:
-    return sdy.TensorShardingAttr.isinstance(attr)
-
-
-def is_sharding_per_value_attr(attr: ir.Attribute) -> bool:
-    return sdy.TensorShardingPerValueAttr.isinstance(attr)
-
-
 class Slot:
     """One place holding a tuple of shardings: read() / write(shardings)."""
 
@@ -265,9 +257,3 @@ def rank_of(value_type: ir.Type) -> int:
     t = tensor_type(value_type)
     return t.rank if t is not None else 0
 
-
-def ranked_rank(value: ir.Value) -> int | None:
-    t = value.type
-    if isinstance(t, ir.RankedTensorType):
-        return t.rank
-    return None

@@ -84,15 +84,13 @@ def compatible_major_axes(projection: ShardingProjection, factor: int, direction
 
 
 def no_conflicts_across_factors(axis: AxisRef, tensor: TensorFactorShardings, factor: int,
-                                mesh: Mesh, new_axes_per_factor=None) -> AxisRef | None:
+                                mesh: Mesh) -> AxisRef | None:
     result = axis
     for other, fs in tensor.factors.items():
         if other == factor:
             continue
         result = prefix_without_overlap_all(result, fs.overflow, mesh)
         result = prefix_without_overlap_all(result, fs.axes, mesh)
-        if new_axes_per_factor is not None:
-            result = prefix_without_overlap_all(result, new_axes_per_factor[other], mesh)
         if result is None:
             return None
     return result

@@ -118,11 +118,6 @@ for _predicate in PREDICATES.values():
     _by_kind(_predicate)
 
 
-def op_name_in(names: Sequence[str]) -> Predicate:
-    names = frozenset(names)
-    return lambda op, factor: op.name in names
-
-
 def op_matching(names: Sequence[str], when, loc) -> Predicate:
     """`{op_name: NAMES, when: {ATTR: VALUES}}`: one of the ops, with these
     attributes (the `when:` of rules/interfaces.yaml)."""
