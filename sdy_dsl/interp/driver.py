@@ -21,11 +21,10 @@ import time
 from dataclasses import dataclass, field
 
 from jaxlib.mlir import ir
-import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
 
 from ..diagnostics import PassFailure, emit_error_at
 from ..rule_library import builtin_library
-from ..runtime import op_registry
+from ..runtime import op_registry, rewrite as mlir_rewrite
 from ..runtime.op_registry import using
 from ..errors import SdyDslError
 from ..runtime.values import count_ops, ops_named

@@ -17,6 +17,7 @@ from typing import Callable, Iterator
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
+from . import rewrite as mlir_rewrite
 from .mpmd_types import mesh_tensor_type
 from .sharding import Mesh, TensorSharding, codec
 
@@ -71,7 +72,6 @@ def ops_named(root, names, pre_order: bool = True) -> list[ir.Operation]:
     MLIR's walk driver finds them without calling Python for the other ops.
     It visits in post-order, where an op comes right after the ops nested in
     it: for pre-order, each op with regions is moved before those."""
-    import jaxlib.mlir._mlir_libs._mlir.rewrite as mlir_rewrite
     found: list[ir.Operation] = []
 
     def collect(op, _rewriter):
