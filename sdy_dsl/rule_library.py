@@ -92,7 +92,7 @@ class RuleLibrary:
             interfaces.add_layer(load_yaml(path), path)
         rules = OpShardingRuleRegistry([load_declarations(path) for path in
                                         self.data_layers(OP_SHARDING_RULES_FILE)],
-                                       is_terminator=interfaces.is_terminator)
+                                       interfaces)
         return OpRegistry(interfaces, rules, heuristics=lambda: self.heuristics)
 
     @cached_property

@@ -479,6 +479,17 @@ def is_static_shaped(value: ir.Value) -> bool:
     return t is not None and t.has_static_shape
 
 
+def _elementwise_op_names(registry) -> frozenset:
+    """The op names rules/interfaces.yaml gives the `elementwise` trait (some under a condition)."""
+    return frozenset(name for name, decl in registry.interfaces.ops.items() if "elementwise" in decl.traits)
+
+
+@query(root_names=_elementwise_op_names)
+def is_elementwise(op) -> bool:
+    """MLIR's Elementwise trait, as rules/interfaces.yaml declares it (the one list of elementwise ops)."""
+    return interfaces.table().is_elementwise(operation(op))
+
+
 def _data_flow_op_names(registry) -> frozenset:
     """The op names rules/interfaces.yaml declares data-flow edges for."""
     return frozenset(name for name, decl in registry.interfaces.ops.items() if decl.data_flow)

@@ -15,14 +15,15 @@ from typing import Callable
 from ..errors import RuleFileError
 from ..hooks import hooks_of_module, load_hook_module
 from ..resources import builtin_rules_dir
-from ..runtime.interfaces import check_attr_names, check_op_name
+from ..runtime.interfaces import TRAITS, check_attr_names, check_op_name
 from ..runtime.op_sharding_rule import NEED_REPLICATION, PERMUTATION, REDUCTION
-from ..runtime.op_sharding_rule_registry import (DELETE, Builder, ByAttribute, Declaration, Einsum,
-                                                 Elementwise, NoRule, OpShardingRuleRegistry,
-                                                 TensorPattern)
+from ..runtime.op_sharding_rule_registry import (DELETE, TRAIT_PREFIX, Builder, ByAttribute,
+                                                 Declaration, Einsum, Elementwise, NoRule,
+                                                 OpShardingRuleRegistry, TensorPattern)
 from .yaml_loader import Loc, LocDict, LocList, LocStr, load_yaml
 
 RULE_FILE_NAME = "op_sharding_rules.yaml"
+TRAITS_KEY = "traits"
 
 KIND_KEYS = {"reduction": REDUCTION, "need_replication": NEED_REPLICATION,
              "permutation": PERMUTATION}
@@ -167,6 +168,9 @@ class _Loader:
         for op_name, value in document.items():
             if op_name == "hooks":
                 continue
+            if op_name == TRAITS_KEY:
+                declarations.update(self.by_trait(value, document.loc_of(op_name)))
+                continue
             key_loc = document.key_loc(op_name)
             if not isinstance(op_name, str) or "." not in op_name:
                 raise key_loc.error(f"expected an op name like 'stablehlo.add', got '{op_name}'")
@@ -174,6 +178,20 @@ class _Loader:
             self.op_name = op_name
             declarations[op_name] = self.declaration(value, document.loc_of(op_name))
         return declarations
+
+    def by_trait(self, mapping, loc: Loc) -> dict[str, Declaration]:
+        """`traits: {TRAIT: DECLARATION}`: the declaration of the ops with an
+        interfaces.yaml trait and no entry of their own."""
+        if not isinstance(mapping, LocDict):
+            raise loc.error(f"'{TRAITS_KEY}' maps a trait of interfaces.yaml to a declaration")
+        found = {}
+        for trait, value in mapping.items():
+            if trait not in TRAITS:
+                raise mapping.key_loc(trait).error(
+                    f"unknown trait '{trait}' (expected one of: {', '.join(TRAITS)})")
+            self.op_name = f"ops with the {trait} trait"
+            found[TRAIT_PREFIX + trait] = self.declaration(value, mapping.loc_of(trait))
+        return found
 
     def declaration(self, value, loc: Loc) -> Declaration:
         loc = getattr(value, "loc", None) or loc
@@ -343,13 +361,14 @@ def load_declarations(path: Path | str) -> dict[str, Declaration]:
     return _Loader(Path(path)).load()
 
 
-def registry_of_files(paths=None, is_terminator=None) -> OpShardingRuleRegistry:
-    """A registry of rule files layered in order (default: the built-in file)."""
+def registry_of_files(paths=None, interfaces=None) -> OpShardingRuleRegistry:
+    """A registry of rule files layered in order (default: the built-in file);
+    `interfaces`: the op facts its `traits:` ask (default: the running pass's)."""
     if paths is None:
         paths = [default_rule_file()]
     elif isinstance(paths, (str, Path)):
         paths = [paths]
-    return OpShardingRuleRegistry([load_declarations(p) for p in paths], is_terminator)
+    return OpShardingRuleRegistry([load_declarations(p) for p in paths], interfaces)
 
 
 _registries: dict[Path, OpShardingRuleRegistry] = {}

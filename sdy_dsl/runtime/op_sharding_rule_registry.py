@@ -9,6 +9,7 @@ the declarations here; the registry answers `sharding_rule_for(op)`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Callable
 
 from jaxlib.mlir import ir
@@ -19,6 +20,8 @@ from .op_registry import active
 from .op_sharding_rule import NULL_DIM, PASS_THROUGH, SHARDING_RULE_ATTR, OpShardingRule, RuleBuilder, tensor_shapes
 
 __all__ = ["OpShardingRuleRegistry", "populate_op_sharding_rules", "sharding_rule_for"]
+
+TRAIT_PREFIX = "trait:"  # the key of a `traits:` entry among the declarations
 
 Loc = Any  # a rule-file location (interp.yaml_loader.Loc): `.error(message)` makes the error
 
@@ -217,17 +220,20 @@ class OpShardingRuleRegistry:
     replaces one custom_call target); `OP: delete` / `VALUE: delete` removes
     an op's or a case's declaration."""
 
-    def __init__(self, layers: list[dict[str, Declaration]], is_terminator=None):
+    def __init__(self, layers: list[dict[str, Declaration]], interfaces=None):
         """`layers`: the declarations of each rule file, built-in first (read by
-        sdy_dsl/interp/op_rules_loader.py); `is_terminator(op)`: the op facts'
-        terminator trait (terminators get no unknown-op warning)."""
+        sdy_dsl/interp/op_rules_loader.py), by op name, and by `trait:NAME` for
+        the ops with an interfaces.yaml trait and no declaration of their own;
+        `interfaces`: the op facts asked for traits and terminators (no
+        unknown-op warning for those); default: the running pass's."""
         self.declarations: dict[str, Declaration] = {}
         self.warned: set[str] = set()  # kinds of unknown op already warned about
-        self.is_terminator = is_terminator
+        self._interfaces = interfaces
         for layer in layers:
             for op_name, declaration in layer.items():
                 if declaration is DELETE:
-                    self.declarations.pop(op_name, None)
+                    # (kept: a deleted op gets no rule, not its traits')
+                    self.declarations[op_name] = DELETE
                     continue
                 previous = self.declarations.get(op_name)
                 if (isinstance(declaration, ByAttribute) and isinstance(previous, ByAttribute)
@@ -235,17 +241,36 @@ class OpShardingRuleRegistry:
                     declaration = declaration.merged_over(previous)
                 self.declarations[op_name] = declaration
 
+    @property
+    def interfaces(self):
+        return self._interfaces if self._interfaces is not None else active().interfaces
+
+    @cached_property
+    def by_trait(self) -> tuple:
+        """(trait, declaration) of the `traits:` entries, in order."""
+        return tuple((name[len(TRAIT_PREFIX):], d) for name, d in self.declarations.items()
+                     if name.startswith(TRAIT_PREFIX))
+
+    def declaration_of(self, op) -> Declaration | None:
+        """The op's declaration: its own, else that of a trait it has."""
+        declaration = self.declarations.get(op.name)
+        if declaration is None:
+            for trait, by_trait in self.by_trait:
+                if self.interfaces.has_trait(op, trait):
+                    return by_trait
+        return declaration
+
     def create_rule(self, op, conservative: bool = False) -> OpShardingRule | None:
         """The registry's rule for `op`, ignoring any rule already attached to it.
 
         An op the registry does not know gets Shardy's warning, the first of
         each kind (op, custom call) in this registry's run only."""
         op = op.operation
-        declaration = self.declarations.get(op.name)
+        declaration = self.declaration_of(op)
         if isinstance(declaration, ByAttribute) and declaration.choose(op) is None:
             self._warn_unknown(op, declaration)
             return None
-        if declaration is None:
+        if declaration is None or declaration is DELETE:
             self._warn_unknown(op, None)
             return None
         return declaration.rule(op, conservative)
@@ -255,7 +280,7 @@ class OpShardingRuleRegistry:
             kind, message = "custom call", (f"custom call @{ir.StringAttr(op.attributes['call_target_name']).value}"
                                             " is unknown to SDY sharding rule registry")
         else:
-            if self.is_terminator is not None and self.is_terminator(op):
+            if self.interfaces.is_terminator(op):
                 return
             kind, message = "op", f"op '{op.name}' is unknown to SDY sharding rule registry"
         if kind not in self.warned:
