@@ -163,17 +163,49 @@ def test_listed_op_gets_the_full_resolution(tmp_path):
 
 @pytest.mark.parametrize("old,new,key,message", [
     ("candidate-ranking: [source-tensor-size,", "candidate-ranking: [size,", "candidate-ranking",
-     "'candidate-ranking': unknown entry 'size'"),
+     "'candidate-ranking': unknown candidate ranking field 'size'"),
     ("after-op: [all-reduces, result-reshards]", "after-op: [all-reduces]", "after-op",
-     "'after-op' orders each of: all-reduces, result-reshards"),
+     "'after-op' names each of: all-reduces, result-reshards once (missing: result-reshards)"),
+    ("  dot-fix-ops: [stablehlo", "  dot-fix-op: [stablehlo", "dot-fix-op",
+     "unknown param 'dot-fix-op' (did you mean 'dot-fix-ops'?)"),
+    ("factor-type-precedence: {pass_through: 3,", "factor-type-precedence: {pass_thru: 3,",
+     "factor-type-precedence", "unknown factor type 'pass_thru' (did you mean 'pass_through'?)"),
 ])
 def test_bad_explicit_reshards_data_points_at_its_line(tmp_path, old, new, key, message):
     rules = user_copy_of_explicit_reshards(tmp_path, lambda t: t.replace(old, new))
     module = tmp_path / "m.mlir"
     module.write_text(EXPLICIT_RESHARDS_MODULE)
     rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards", "--rules", str(rules)])
-    line = next(i for i, t in enumerate((rules / "insert_explicit_reshards.yaml").read_text().splitlines(), 1)
-                if t.startswith(f"  {key}:"))
+    lines = (rules / "insert_explicit_reshards.yaml").read_text().splitlines()
+    params = lines.index("params:")  # (the param, not its declared type, is at fault)
+    line = next(i for i, t in enumerate(lines, 1) if i > params and t.startswith(f"  {key}:"))
     assert rc == 1 and out == ""
     assert err.startswith(f"{rules / 'insert_explicit_reshards.yaml'}:{line}:")
     assert message in err
+
+
+def test_a_misspelled_param_in_an_extending_file_is_a_located_error(tmp_path):
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "explicit_reshards.yaml").write_text(
+        "pass: sdy-insert-explicit-reshards\nextends: sdy-insert-explicit-reshards\n"
+        "params:\n  factor-type-precedenc: {pass_through: 0}\n")
+    module = tmp_path / "m.mlir"
+    module.write_text(EXPLICIT_RESHARDS_MODULE)
+    rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards", "--rules", str(rules)])
+    assert rc == 1 and out == ""
+    assert err == (f"{rules / 'explicit_reshards.yaml'}:4:3: error: unknown param 'factor-type-precedenc' "
+                   "(did you mean 'factor-type-precedence'?)\n")
+
+
+def test_an_extending_file_must_still_name_every_factor_type(tmp_path):
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "explicit_reshards.yaml").write_text(
+        "pass: sdy-insert-explicit-reshards\nextends: sdy-insert-explicit-reshards\n"
+        "params:\n  factor-type-precedence: {pass_through: 0}\n")
+    module = tmp_path / "m.mlir"
+    module.write_text(EXPLICIT_RESHARDS_MODULE)
+    rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-insert-explicit-reshards", "--rules", str(rules)])
+    # a mapping a file extends is merged over the base's, then checked whole: complete again
+    assert rc == 0, err

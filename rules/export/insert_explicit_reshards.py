@@ -7,49 +7,28 @@ from __future__ import annotations
 from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, RANKING_KEYS, UNARY_KEYS, Policy,
-                                                    ReshardError)
+from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, FACTOR_TYPES,
+                                                    UNARY_FIELDS, Policy, ReshardError)
 from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards
-from sdy_dsl.runtime.op_sharding_rule import FACTOR_KINDS
 
-
-
-def _names(data, key: str, allowed: tuple | None = None) -> tuple:
-    values = data.get(key) or []
-    if not isinstance(values, list):
-        raise data.loc_of(key).error(f"'{key}' is a list")
-    for v in values:
-        if allowed is not None and v not in allowed:
-            raise data.loc_of(key).error(f"'{key}': unknown entry '{v}' (expected one of: {', '.join(allowed)})")
-    return tuple(str(v) for v in values)
 
 
 def load_policy(data) -> Policy:
-    """The policy from the pass's `params:` (merged over the pass it extends)."""
-    if not isinstance(data, dict) or not data:
-        return Policy()
-    precedence = data.get("factor-type-precedence") or {}
-    for kind in precedence:
-        if kind not in FACTOR_KINDS:
-            raise data.loc_of("factor-type-precedence").error(
-                f"unknown factor type '{kind}' (expected one of: {', '.join(FACTOR_KINDS)})")
-    missing = [k for k in FACTOR_KINDS if k not in precedence]
-    if missing:
-        raise data.loc_of("factor-type-precedence").error(f"missing factor types: {', '.join(missing)}")
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in precedence.values()):
-        raise data.loc_of("factor-type-precedence").error("precedences are integers")
-    after_op = _names(data, "after-op", AFTER_OP_GROUPS) or AFTER_OP_GROUPS
-    if sorted(after_op) != sorted(AFTER_OP_GROUPS):
-        raise data.loc_of("after-op").error(f"'after-op' orders each of: {', '.join(AFTER_OP_GROUPS)}")
+    """The policy from the pass's `params:` (merged over the pass it extends;
+    their types, checked when the rule file loads, are its `param-types:`)."""
+    def names(key: str) -> tuple:
+        return tuple(str(v) for v in data.get(key) or ())
+
+    precedence = data.get("factor-type-precedence") or dict(Policy.precedence)
     return Policy(
-        full_version_ops=frozenset(_names(data, "full-version-ops")),
-        full_version_if_operand_differs=frozenset(_names(data, "full-version-if-operand-sharding-differs")),
-        dot_fix_ops=frozenset(_names(data, "dot-fix-ops")),
-        reshape_overflow_ops=frozenset(_names(data, "reshape-overflow-ops")),
-        ranking=_names(data, "candidate-ranking", RANKING_KEYS) or RANKING_KEYS,
-        precedence=tuple((k, int(precedence[k])) for k in FACTOR_KINDS),
-        unary_preference=_names(data, "unary-preference", UNARY_KEYS) or UNARY_KEYS,
-        after_op=after_op,
+        full_version_ops=frozenset(names("full-version-ops")),
+        full_version_if_operand_differs=frozenset(names("full-version-if-operand-sharding-differs")),
+        dot_fix_ops=frozenset(names("dot-fix-ops")),
+        reshape_overflow_ops=frozenset(names("reshape-overflow-ops")),
+        ranking=names("candidate-ranking") or CANDIDATE_FIELDS.names(),
+        precedence=tuple((k, int(precedence[k])) for k in FACTOR_TYPES),
+        unary_preference=names("unary-preference") or UNARY_FIELDS.names(),
+        after_op=names("after-op") or AFTER_OP_GROUPS.names(),
     )
 
 

@@ -20,6 +20,7 @@ from .builtins import BUILTINS, to_attr
 from .expr import CompileError, Env, ExprCompiler, Function
 from .matcher import PatternError, compile_pattern
 from .options import PassOptions, field_name, options_class
+from .param_types import check_params, check_type_decl
 from .yaml_loader import Loc, LocDict, load_yaml
 
 ANCHORS = ("builtin.module", "func.func")
@@ -134,6 +135,7 @@ class PassDef:
     group: str = ""
     hooks: dict[str, Callable] = field(default_factory=dict)
     params: dict = field(default_factory=dict)  # data for the pass's hooks (e.g. a schedule)
+    param_types: dict = field(default_factory=dict)  # their declared types (`param-types:`)
     abstract: bool = False  # a base for `extends:` only, not run by itself
     base: "PassDef | None" = None
 
@@ -156,7 +158,7 @@ class PassDef:
 
 # --------------------------------------------------------------------------- loading
 
-TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "driver", "stages", "rules", "hooks",
+TOP_KEYS = {"pass", "summary", "description", "anchor", "options", "param-types", "driver", "stages", "rules", "hooks",
             "extends", "disable-rules", "params", "abstract"}
 RULE_KEYS = {"id", "summary", "match", "where", "rewrite", "benefit"}
 
@@ -242,6 +244,11 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     raw_params = doc.get("params") or {}
     _expect(isinstance(raw_params, dict), doc.loc_of("params"), "'params' must be a mapping")
     params = _merge_params(base.params if base else {}, raw_params)
+    param_types = dict(base.param_types) if base else {}
+    param_types.update(_load_param_types(doc))
+    if param_types:
+        # (a pass that declares no types keeps free-form params, read by its hooks)
+        check_params(_own_merged(raw_params, params), param_types, doc.loc_of("params"))
     abstract = doc.get("abstract", False)
     _expect(isinstance(abstract, bool), doc.loc_of("abstract"), "'abstract' must be true or false")
 
@@ -255,7 +262,27 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     return PassDef(name=name, summary=str(summary).strip(),
                    description=str(description).strip(), anchor=str(anchor),
                    options=options, rules=rules, stages=stages, path=path, loc=doc.loc,
-                   group=path.parent.name, hooks=hooks, params=params, abstract=abstract, base=base)
+                   group=path.parent.name, hooks=hooks, params=params, param_types=param_types,
+                   abstract=abstract, base=base)
+
+
+def _load_param_types(doc: LocDict) -> dict:
+    raw = doc.get("param-types") or {}
+    _expect(isinstance(raw, dict), doc.loc_of("param-types"),
+            "'param-types' must be a mapping of param name to type")
+    for name, decl in raw.items():
+        check_type_decl(decl, raw.loc_of(name))
+    return {str(name): decl for name, decl in raw.items()}
+
+
+def _own_merged(own: dict, merged: dict) -> LocDict:
+    """The params a file sets, with their values after merging over its base's
+    (a mapping a file extends is checked whole), at the file's locations."""
+    out = LocDict({k: (merged[k] if k in merged else v) for k, v in own.items()})
+    out.loc = getattr(own, "loc", None)
+    out.key_locs = dict(getattr(own, "key_locs", {}))
+    out.value_locs = dict(getattr(own, "value_locs", {}))
+    return out
 
 
 def _merge_params(base: dict, own: dict) -> dict:

@@ -16,11 +16,13 @@ from typing import Callable, Sequence
 from jaxlib.mlir import ir
 
 from . import interfaces
-from .op_sharding_rule import NEED_REPLICATION, PASS_THROUGH, PERMUTATION, REDUCTION, OpShardingRule
+from .op_sharding_rule import (FACTOR_KINDS, NEED_REPLICATION, PASS_THROUGH, PERMUTATION, REDUCTION,
+                               OpShardingRule)
 from .sharding_projection import (STRICT_PREFIX, ShardingProjection, TensorFactorShardings,
                                   add_axis_or_merge, axis_list_prefix_status,
                                   prefix_without_overlap_all)
 from .sharding import AxisRef, Mesh, TensorSharding, axes_size
+from .vocabulary import Vocabulary
 
 RESHARD = "sdy.reshard"
 ALL_REDUCE = "sdy.all_reduce"
@@ -41,9 +43,18 @@ class ReshardError(Exception):
 # --------------------------------------------------------------------------- policy
 
 
-RANKING_KEYS = ("source-tensor-size", "factor-type-precedence", "sharding-size", "factor-index", "axes")
-UNARY_KEYS = ("no-sharded-permutation-factor", "tensor-size", "sharding-size")
-AFTER_OP_GROUPS = ("all-reduces", "result-reshards")
+# The vocabularies the pass's `params:` name (their types in its rule file's
+# `param-types:` refer to them): the fields the greedy loop ranks candidates
+# by, those a two-tensor op's preferred tensor is chosen by, what follows an
+# op, and the factor types of the precedence table.
+CANDIDATE_FIELDS: Vocabulary[Callable] = Vocabulary("candidate ranking field", name="candidate-ranking-field")
+UNARY_FIELDS: Vocabulary[Callable] = Vocabulary("unary preference field", name="unary-preference-field")
+AFTER_OP_GROUPS: Vocabulary[str] = Vocabulary("after-op group", name="after-op-group")
+AFTER_OP_GROUPS.register("all-reduces", "the all-reduces of the op's reduction factors")
+AFTER_OP_GROUPS.register("result-reshards", "the reshards restoring its results' old shardings")
+FACTOR_TYPES: Vocabulary[str] = Vocabulary("factor type", name="factor-type")
+for _kind in FACTOR_KINDS:
+    FACTOR_TYPES.register(_kind, _kind)
 
 
 @dataclass(frozen=True)
@@ -56,10 +67,10 @@ class Policy:
     full_version_if_operand_differs: frozenset = frozenset()
     dot_fix_ops: frozenset = frozenset()
     reshape_overflow_ops: frozenset = frozenset()
-    ranking: tuple = RANKING_KEYS
+    ranking: tuple = ()  # CANDIDATE_FIELDS names, compared in order
     precedence: tuple = ((PASS_THROUGH, 3), (REDUCTION, 2), (PERMUTATION, 1), (NEED_REPLICATION, 0))
-    unary_preference: tuple = UNARY_KEYS
-    after_op: tuple = AFTER_OP_GROUPS
+    unary_preference: tuple = ()  # UNARY_FIELDS names, compared in order
+    after_op: tuple = ()  # AFTER_OP_GROUPS names, nearest first
 
     def precedence_of(self, kind: str) -> int:
         return dict(self.precedence)[kind]
@@ -301,19 +312,24 @@ def _compatible_axes(projection: ShardingProjection, rule: OpShardingRule, mesh:
     return common
 
 
+@UNARY_FIELDS.register("no-sharded-permutation-factor")
+def _no_sharded_permutation_factor(rule: OpShardingRule, tensor: TensorFactorShardings, size: int,
+                                   mesh: Mesh) -> bool:
+    return not any(rule.kind_of(f) == PERMUTATION and fs.axes for f, fs in tensor.factors.items())
+
+
+UNARY_FIELDS.register("tensor-size", lambda rule, tensor, size, mesh: size)
+UNARY_FIELDS.register("sharding-size", lambda rule, tensor, size, mesh: tensor_sharding_size(tensor, mesh))
+
+
 def _unary(projection, rule: OpShardingRule, tensor_sizes, mesh: Mesh, policy: Policy,
            non_scalar: list[int]) -> AxesPerFactor:
     tensors = list(projection.tensors())
 
+    fields = [UNARY_FIELDS[k] for k in policy.unary_preference]
+
     def preference(i):
-        t = tensors[i]
-        values = {
-            "no-sharded-permutation-factor": not any(
-                rule.kind_of(f) == PERMUTATION and fs.axes for f, fs in t.factors.items()),
-            "tensor-size": tensor_sizes[i],
-            "sharding-size": tensor_sharding_size(t, mesh),
-        }
-        return tuple(values[k] for k in policy.unary_preference)
+        return tuple(field(rule, tensors[i], tensor_sizes[i], mesh) for field in fields)
 
     lhs, rhs = non_scalar
     preferred, other = (lhs, rhs) if preference(lhs) >= preference(rhs) else (rhs, lhs)
@@ -338,6 +354,13 @@ class _Candidate:
     source_size: int
     sharding_size: int
     precedence: int
+
+
+CANDIDATE_FIELDS.register("source-tensor-size", lambda c: c.source_size)
+CANDIDATE_FIELDS.register("factor-type-precedence", lambda c: c.precedence)
+CANDIDATE_FIELDS.register("sharding-size", lambda c: c.sharding_size)
+CANDIDATE_FIELDS.register("factor-index", lambda c: c.factor)
+CANDIDATE_FIELDS.register("axes", lambda c: _axes_list_key(c.axes))
 
 
 def _heuristic(projection: ShardingProjection, rule: OpShardingRule, tensor_sizes: Sequence[int],
@@ -365,14 +388,7 @@ def _heuristic(projection: ShardingProjection, rule: OpShardingRule, tensor_size
             for k in range(1, len(dim)):
                 depends.setdefault(dim[k], set()).add(dim[k - 1])
 
-    fields: dict[str, Callable[[_Candidate], object]] = {
-        "source-tensor-size": lambda c: c.source_size,
-        "factor-type-precedence": lambda c: c.precedence,
-        "sharding-size": lambda c: c.sharding_size,
-        "factor-index": lambda c: c.factor,
-        "axes": lambda c: _axes_list_key(c.axes),
-    }
-    order = [fields[k] for k in policy.ranking]
+    order = [CANDIDATE_FIELDS[k] for k in policy.ranking]
 
     def rank(c: _Candidate):
         return tuple(get(c) for get in order)

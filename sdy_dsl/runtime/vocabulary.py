@@ -19,11 +19,17 @@ from typing import Callable, Generic, Iterator, TypeVar
 
 T = TypeVar("T")
 
+# Vocabularies a rule file's declared types may name (`{vocabulary: NAME}` in
+# a pass's `param-types:`), by name.
+VOCABULARIES: dict[str, "Vocabulary"] = {}
+
 
 class Vocabulary(Generic[T]):
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, name: str | None = None):
         self.kind = kind  # what an entry is, for messages ("schedule level")
         self._entries: dict[str, T] = {}
+        if name is not None:
+            VOCABULARIES[name] = self
 
     def register(self, name: str, entry: T | None = None):
         """`register(name, entry)`, or `@register(name)` on a definition."""

@@ -1,0 +1,146 @@
+"""The declared types of a pass's `params:` (its rule file's `param-types:`,
+beside `options:`), checked when the file loads, with located errors, in
+the pass's own file and in every file that `extends:` it:
+
+    param-types:
+      dot-fix-ops: {list: op-name}
+      candidate-ranking: {list: {vocabulary: candidate-ranking-field}}
+      factor-type-precedence: {map: int, keys: {vocabulary: factor-type}, complete: true}
+      schedule: any                      # read by the pass's hook
+
+Types: `string`, `int`, `bool`, `op-name` (a known op of a known dialect),
+`any` (free-form data its hook reads and checks), `{enum: [VALUES]}`,
+`{vocabulary: NAME}` (an entry of a vocabulary the runtime registers, see
+sdy_dsl/runtime/vocabulary.py), `{list: T}` and `{map: T, keys: T}`;
+`complete: true` on a list or map of an enum or vocabulary: every entry once.
+"""
+from __future__ import annotations
+
+import difflib
+
+from ..runtime.interfaces import check_op_name
+from ..runtime.vocabulary import VOCABULARIES
+
+SCALARS = ("string", "int", "bool", "op-name", "any")
+COMPOUND = ("list", "map", "enum", "vocabulary")
+
+
+def check_type_decl(decl, loc) -> None:
+    """A located error unless `decl` is a type."""
+    if isinstance(decl, str):
+        if decl not in SCALARS:
+            raise loc.error(f"unknown param type '{decl}' (expected one of: {', '.join(SCALARS)}, "
+                            "or {list: T}, {map: T}, {enum: [...]}, {vocabulary: NAME})")
+        return
+    if not isinstance(decl, dict):
+        raise loc.error("a param type is a name or a mapping ({list: T}, {map: T}, {enum: [...]}, "
+                        "{vocabulary: NAME})")
+    kinds = [k for k in decl if k in COMPOUND]
+    extra = [k for k in decl if k not in COMPOUND + ("keys", "complete")]
+    if len(kinds) != 1 or extra:
+        raise loc.error(f"a param type has one of: {', '.join(COMPOUND)} (and for list/map "
+                        "'complete', for map 'keys')")
+    kind = kinds[0]
+    here = decl.loc_of(kind) if hasattr(decl, "loc_of") else loc
+    if kind in ("list", "map"):
+        check_type_decl(decl[kind], here)
+        if "keys" in decl:
+            check_type_decl(decl["keys"], decl.loc_of("keys") if hasattr(decl, "loc_of") else loc)
+    elif kind == "enum":
+        if not isinstance(decl["enum"], list) or not decl["enum"]:
+            raise here.error("'enum' is a non-empty list of values")
+    elif str(decl["vocabulary"]) not in VOCABULARIES:
+        raise here.error(f"unknown vocabulary '{decl['vocabulary']}' (known: {', '.join(sorted(VOCABULARIES))})")
+
+
+def _choices(decl) -> tuple | None:
+    """The values of an enum or vocabulary type (None for others)."""
+    if isinstance(decl, dict):
+        if "enum" in decl:
+            return tuple(str(v) for v in decl["enum"])
+        if "vocabulary" in decl:
+            return VOCABULARIES[str(decl["vocabulary"])].names()
+    return None
+
+
+def _describe(decl) -> str:
+    if isinstance(decl, str):
+        return {"op-name": "an op name", "int": "an integer", "bool": "true or false",
+                "string": "a string", "any": "anything"}[decl]
+    if "list" in decl:
+        return "a list"
+    if "map" in decl:
+        return "a mapping"
+    if "vocabulary" in decl:
+        return f"a {VOCABULARIES[str(decl['vocabulary'])].kind}"
+    return "one of: " + ", ".join(map(str, decl["enum"]))
+
+
+def check_value(value, decl, loc, what: str) -> None:
+    """A located error unless `value` has type `decl` (`what`: the param, for messages)."""
+    if decl == "any":
+        return
+    if decl == "bool":
+        ok = isinstance(value, bool)
+    elif decl == "int":
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif decl == "string":
+        ok = isinstance(value, str)
+    elif decl == "op-name":
+        ok = isinstance(value, str)
+        if ok:
+            check_op_name(str(value), loc)
+    elif "list" in decl or "map" in decl:
+        _check_collection(value, decl, loc, what)
+        return
+    else:
+        choices = _choices(decl)
+        ok = str(value) in choices if isinstance(value, str) else False
+        if not ok:
+            close = difflib.get_close_matches(str(value), choices, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else f" (expected one of: {', '.join(choices)})"
+            kind = VOCABULARIES[str(decl["vocabulary"])].kind if "vocabulary" in decl else "value"
+            raise loc.error(f"'{what}': unknown {kind} '{value}'{hint}")
+        return
+    if not ok:
+        raise loc.error(f"'{what}' expects {_describe(decl)}, got {value!r}")
+
+
+def _check_collection(value, decl, loc, what: str) -> None:
+    complete = bool(decl.get("complete"))
+    if "list" in decl:
+        if not isinstance(value, list):
+            raise loc.error(f"'{what}' expects a list, got {value!r}")
+        locs = getattr(value, "item_locs", [loc] * len(value))
+        for item, item_loc in zip(value, locs):
+            check_value(item, decl["list"], item_loc, what)
+        entries, entry_type = [str(v) for v in value], decl["list"]
+    else:
+        if not isinstance(value, dict):
+            raise loc.error(f"'{what}' expects a mapping, got {value!r}")
+        key_type = decl.get("keys", "string")
+        for key, item in value.items():
+            key_loc = value.key_loc(key) if hasattr(value, "key_loc") else loc
+            check_value(key, key_type, key_loc, what)
+            check_value(item, decl["map"], value.loc_of(key) if hasattr(value, "loc_of") else loc, what)
+        entries, entry_type = [str(k) for k in value], key_type
+    if complete:
+        choices = _choices(entry_type)
+        if choices is not None and sorted(entries) != sorted(choices):
+            missing = [c for c in choices if c not in entries]
+            raise loc.error(f"'{what}' names each of: {', '.join(choices)} once"
+                            + (f" (missing: {', '.join(missing)})" if missing else ""))
+
+
+def check_params(params, types: dict, loc) -> None:
+    """A rule file's own `params:` against the declared types (its own and its bases')."""
+    for key, value in params.items():
+        key_loc = params.key_loc(key) if hasattr(params, "key_loc") else loc
+        if key not in types:
+            close = difflib.get_close_matches(str(key), list(types), n=1)
+            hint = (f" (did you mean '{close[0]}'?)" if close
+                    else f" (the pass takes: {', '.join(types) or 'none'})")
+            raise key_loc.error(f"unknown param '{key}'{hint}")
+        if value == "delete":
+            continue
+        check_value(value, types[key], params.loc_of(key) if hasattr(params, "loc_of") else loc, str(key))
