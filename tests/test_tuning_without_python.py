@@ -166,8 +166,8 @@ def test_listed_op_gets_the_full_resolution(tmp_path):
      "'candidate-ranking': unknown candidate ranking field 'size'"),
     ("after-op: [all-reduces, result-reshards]", "after-op: [all-reduces]", "after-op",
      "'after-op' names each of: all-reduces, result-reshards once (missing: result-reshards)"),
-    ("  dot-fix-ops: [stablehlo", "  dot-fix-op: [stablehlo", "dot-fix-op",
-     "unknown param 'dot-fix-op' (did you mean 'dot-fix-ops'?)"),
+    ("  full-version-ops: [func", "  full-version-op: [func", "full-version-op",
+     "unknown param 'full-version-op' (did you mean 'full-version-ops'?)"),
     ("factor-type-precedence: {pass_through: 3,", "factor-type-precedence: {pass_thru: 3,",
      "factor-type-precedence", "unknown factor type 'pass_thru' (did you mean 'pass_through'?)"),
 ])

@@ -23,8 +23,6 @@ def load_policy(data) -> Policy:
     return Policy(
         full_version_ops=frozenset(names("full-version-ops")),
         full_version_if_operand_differs=frozenset(names("full-version-if-operand-sharding-differs")),
-        dot_fix_ops=frozenset(names("dot-fix-ops")),
-        reshape_overflow_ops=frozenset(names("reshape-overflow-ops")),
         ranking=names("candidate-ranking") or CANDIDATE_FIELDS.names(),
         precedence=tuple((k, int(precedence[k])) for k in FACTOR_TYPES),
         unary_preference=names("unary-preference") or UNARY_FIELDS.names(),

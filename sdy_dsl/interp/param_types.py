@@ -3,7 +3,7 @@ beside `options:`), checked when the file loads, with located errors, in
 the pass's own file and in every file that `extends:` it:
 
     param-types:
-      dot-fix-ops: {list: op-name}
+      full-version-ops: {list: op-name}
       candidate-ranking: {list: {vocabulary: candidate-ranking-field}}
       factor-type-precedence: {map: int, keys: {vocabulary: factor-type}, complete: true}
       schedule: any                      # read by the pass's hook

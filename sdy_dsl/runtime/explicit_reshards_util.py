@@ -60,13 +60,11 @@ for _kind in FACTOR_KINDS:
 @dataclass(frozen=True)
 class Policy:
     """The tunable decisions of the pass (the `params:` of its rule file). What
-    an op is (a call, a data-flow op, a propagation barrier, a terminator) is
-    the op registry's (rules/interfaces.yaml)."""
+    an op is (a call, a data-flow op, a propagation barrier, a terminator, a
+    dot, a reshape) is the op registry's (rules/interfaces.yaml)."""
 
     full_version_ops: frozenset = frozenset()
     full_version_if_operand_differs: frozenset = frozenset()
-    dot_fix_ops: frozenset = frozenset()
-    reshape_overflow_ops: frozenset = frozenset()
     ranking: tuple = ()  # CANDIDATE_FIELDS names, compared in order
     precedence: tuple = ((PASS_THROUGH, 3), (REDUCTION, 2), (PERMUTATION, 1), (NEED_REPLICATION, 0))
     unary_preference: tuple = ()  # UNARY_FIELDS names, compared in order

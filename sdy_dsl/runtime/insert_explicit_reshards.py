@@ -100,7 +100,7 @@ class ExplicitReshards(ReshardPlacement):
             return
         if self._unreduced:
             self.all_reduce_unreduced_operands(op)
-        if not full and op.name not in self.policy.dot_fix_ops and not (
+        if not full and not self._table.has_trait(op, "dot") and not (
                 self._unreduced and self._unreduced_result(op)):
             return  # outside the full version only a dot or an unreduced result can change
         in_shardings = [self.sharding_bypassing_barriers(v) for v in op.operands]
@@ -178,12 +178,12 @@ class ExplicitReshards(ReshardPlacement):
     def process_op(self, op, projection: ShardingProjection, ins, outs, rule: OpShardingRule,
                    mesh_name: str, mesh: Mesh, full: bool) -> AxesPerFactor | None:
         if not full:
-            if op.name in self.policy.dot_fix_ops:
+            if self._table.has_trait(op, "dot"):
                 self.fix_dot(op, projection, outs, rule, mesh_name, mesh)
             return None
         update_ops = {i for i, t in enumerate(projection.operands) if has_overflow(t)}
         update_res = {i for i, t in enumerate(projection.results) if has_overflow(t)}
-        if (update_ops or update_res) and op.name in self.policy.reshape_overflow_ops:
+        if (update_ops or update_res) and self._table.has_trait(op, "reshape"):
             return self.reshape_with_overflow(op, projection, outs, rule, mesh_name, mesh)
         common = find_common_axes(projection, rule, tensor_sizes(op), mesh, self.policy)
         for factor, axes in enumerate(common):

@@ -111,7 +111,7 @@ class DataFlowDecl:
         return self.source_terminators == ("all",) or region_index in self.source_terminators
 
 
-TRAITS = ("elementwise", "terminator", "keep-alive", "constant-like")
+TRAITS = ("elementwise", "terminator", "keep-alive", "constant-like", "dot", "reshape")
 
 
 @dataclass
