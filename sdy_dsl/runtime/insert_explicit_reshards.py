@@ -30,7 +30,7 @@ from .op_sharding_rule_registry import sharding_rule_for
 from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, codec
-from .values import operation, sharding_slots, structure_key
+from .values import block_terminator, operation, sharding_slots, structure_key
 from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
                                      greatest_common_prefix_axes, has_overflow, is_equivalent,
                                      is_fully_replicated, num_elements, redistribute,
@@ -333,9 +333,6 @@ def _callee_has_unreduced(call, known: dict) -> bool:
     return known[name]
 
 
-def _terminator(region) -> ir.Operation:
-    ops = region.blocks[0].operations
-    return operation(ops[len(ops) - 1])
 
 
 def _edge_sources(op, decl, owner: ir.Value) -> list[tuple[ir.Operation, int]]:
@@ -348,7 +345,7 @@ def _edge_sources(op, decl, owner: ir.Value) -> list[tuple[ir.Operation, int]]:
         out.append((op, index))
     regions = range(len(op.regions)) if decl.source_terminators == ("all",) else decl.source_terminators
     for r in regions:
-        out.append((_terminator(op.regions[r]), index))
+        out.append((block_terminator(op.regions[r].blocks[0]), index))
     return out
 
 

@@ -22,7 +22,7 @@ from .sharding import TensorSharding, codec
 from . import op_registry
 from .op_schema import attribute_names, closest_op, dialect_is_known, op_is_known
 from .sharding_store import ShardingStore, is_block_arg
-from .values import SHARDING_ATTR, operation
+from .values import SHARDING_ATTR, operation, region_index
 
 @dataclass(frozen=True)
 class SlotDecl:
@@ -410,7 +410,7 @@ def _located(value: ir.Value, store: ShardingStore):
     op = operation(block.owner)
     flow = table().data_flow(op)
     if flow is not None and flow.result_owners and \
-            _region_index(op, block) in flow.non_owner_target_regions:
+            region_index(op, block) in flow.non_owner_target_regions:
         owner = op.results[ir.BlockArgument(value).arg_number]
         return owner, store.locate(owner)
     return value, None
@@ -519,18 +519,12 @@ def edge_owner_of_target(target: ir.Value) -> ir.Value | None:
         return target if decl.result_owners else None
     if decl.block_arg_owners:
         return target
-    region = _region_index(op, target.owner)
+    region = region_index(op, target.owner)
     if region in decl.non_owner_target_regions:
         return op.results[index]
     return None
 
 
-def _region_index(op, block) -> int | None:
-    for i, region in enumerate(op.regions):
-        for b in region.blocks:
-            if b == block:
-                return i
-    return None
 
 
 def shardable_value(value: ir.Value) -> ir.Value:

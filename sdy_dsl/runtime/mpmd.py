@@ -16,7 +16,7 @@ from jaxlib.mlir.dialects import mpmd
 
 from .mpmd_types import MeshTensorType, mesh_tensor_type, read_string, split_top_level  # noqa: F401
 from .sharding import Mesh, codec, parse_mesh
-from .values import operation
+from .values import operation, region_terminator as body_terminator  # noqa: F401  (its callers' name)
 
 ARG_ATTRS = "arg_attrs"
 RES_ATTRS = "res_attrs"
@@ -119,10 +119,6 @@ def origins(fragment: ir.Operation) -> list[tuple[str, int]]:
     return result
 
 
-def body_terminator(op: ir.Operation, region_index: int = 0) -> ir.Operation:
-    """The terminator of the entry block of one of the op's regions (the first by default)."""
-    block = operation(op).regions[region_index].blocks[0]
-    return operation(block.operations[len(block.operations) - 1])
 
 
 def optional_int(op: ir.Operation, name: str) -> int | None:

@@ -93,6 +93,26 @@ def ops_named(root, names, pre_order: bool = True) -> list[ir.Operation]:
     return found
 
 
+def block_terminator(block: ir.Block) -> ir.Operation:
+    """The last op of a block (its terminator)."""
+    ops = block.operations
+    return ops[len(ops) - 1].operation
+
+
+def region_terminator(op: ir.Operation, region_index: int = 0) -> ir.Operation:
+    """The terminator of the entry block of one of the op's regions (the first by default)."""
+    return block_terminator(operation(op).regions[region_index].blocks[0])
+
+
+def region_index(op: ir.Operation, block: ir.Block) -> int | None:
+    """Which of the op's regions holds `block` (None: none)."""
+    for i, region in enumerate(op.regions):
+        for b in region.blocks:
+            if b == block:
+                return i
+    return None
+
+
 def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
     """Whether op `a` strictly contains op `b`."""
     p = b.parent

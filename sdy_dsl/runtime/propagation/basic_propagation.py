@@ -22,7 +22,7 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import OpShardingRule
 from ..sharding import TensorSharding
-from ..values import structure_key, tensor_type
+from ..values import block_terminator, structure_key, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
 from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
@@ -333,7 +333,7 @@ class PropagationEngine(RewriteDriver):
             if callee is None or not len(callee.regions[0].blocks):
                 raise PropagationError(f"{target.owner.location}: the callee of a call with a "
                                        "func data-flow edge has no body")
-            ret = _terminator_of(callee.regions[0].blocks[0])
+            ret = block_terminator(callee.regions[0].blocks[0])
             sources = [ret.operands[target.result_number]] if self.table.is_terminator(ret) else []
         if not sources:
             return False  # e.g. a func no call uses
@@ -372,7 +372,7 @@ class PropagationEngine(RewriteDriver):
             blocks = func.regions[0].blocks
             if len(blocks) == 0:
                 continue
-            ret = _terminator_of(blocks[0])
+            ret = block_terminator(blocks[0])
             for index, value in enumerate(ret.operands):
                 shape = static_shape(value.type)
                 if shape is None:
@@ -416,7 +416,3 @@ def _barrier_direction(attr) -> Direction:
         return Direction(attr.value)
     return Direction.parse(re.search(r"(NONE|FORWARD|BACKWARD|BOTH)", str(attr)).group(1))
 
-
-def _terminator_of(block) -> ir.Operation:
-    ops = block.operations
-    return ops[len(ops) - 1].operation

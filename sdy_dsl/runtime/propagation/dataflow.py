@@ -19,6 +19,7 @@ from jaxlib.mlir import ir
 
 from ..sharding import TensorSharding, codec
 from ..sharding_store import add_free_axes, erase_manual_axes
+from ..values import block_terminator, region_index
 
 DATA_FLOW_EDGE = "sdy.data_flow_edge"
 
@@ -40,17 +41,8 @@ def _single_edge_user(owner: ir.Value | None) -> ir.Operation | None:
     return user if user.name == DATA_FLOW_EDGE else None
 
 
-def _terminator(region: ir.Region) -> ir.Operation:
-    ops = region.blocks[0].operations
-    return ops[len(ops) - 1].operation
 
 
-def _region_index(op: ir.Operation, block: ir.Block) -> int | None:
-    for i, region in enumerate(op.regions):
-        for b in region.blocks:
-            if b == block:
-                return i
-    return None
 
 
 class DataFlowEdges:
@@ -69,7 +61,7 @@ class DataFlowEdges:
             return target if decl.result_owners else None
         if decl.block_arg_owners:
             return target
-        if decl.result_owners and _region_index(op, target.owner) in decl.non_owner_target_regions:
+        if decl.result_owners and region_index(op, target.owner) in decl.non_owner_target_regions:
             return op.results[target.arg_number]
         return None
 
@@ -109,7 +101,7 @@ class DataFlowEdges:
             found.append(op.operands[index])
         for i, region in enumerate(op.regions):
             if decl.terminator_is_source(i):
-                found.append(_terminator(region).operands[index])
+                found.append(block_terminator(region.blocks[0]).operands[index])
         return found
 
     def non_owner_targets(self, edge: ir.Operation) -> list[ir.Value]:
