@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 from ...errors import RuleFileError
 from ..interfaces import check_op_name, condition_from_data
 from ..op_registry import active
+from ..vocabulary import Vocabulary
 from .factor_propagation import Direction
 
 # A predicate gets a view of the op being propagated (see OpView below) and a
@@ -96,13 +97,12 @@ def has_multi_use(operands) -> bool:
     return False
 
 
-PREDICATES: dict[str, Predicate] = {
-    "elementwise": is_elementwise,
-    "pass_through_factor": is_pass_through_factor,
-    "not_pass_through_factor": lambda op, f: not is_pass_through_factor(op, f),
-    "multi_use_operand": has_multi_use_operand,
-    "always": always,
-}
+PREDICATES: Vocabulary[Predicate] = Vocabulary("heuristic predicate", name="heuristic-predicate")
+PREDICATES.register("elementwise", is_elementwise)
+PREDICATES.register("pass_through_factor", is_pass_through_factor)
+PREDICATES.register("not_pass_through_factor", lambda op, f: not is_pass_through_factor(op, f))
+PREDICATES.register("multi_use_operand", has_multi_use_operand)
+PREDICATES.register("always", always)
 
 
 def _by_kind(predicate: Predicate) -> Predicate:
@@ -114,7 +114,7 @@ def _by_kind(predicate: Predicate) -> Predicate:
     return predicate
 
 
-for _predicate in PREDICATES.values():
+for _name, _predicate in PREDICATES.items():
     _by_kind(_predicate)
 
 
@@ -162,7 +162,7 @@ def predicate_from_spec(spec, loc=None) -> Predicate:
             return PREDICATES[spec]
         except KeyError:
             raise ValueError(f"unknown heuristic predicate '{spec}'; known: "
-                             f"{sorted(PREDICATES)}") from None
+                             f"{sorted(PREDICATES.names())}") from None
     if isinstance(spec, dict) and "op_name" in spec and set(spec) <= {"op_name", "when"}:
         value = spec["op_name"]
         names = [value] if isinstance(value, str) else list(value)
