@@ -35,7 +35,7 @@ def insert_explicit_reshards(ctx: RewriteContext) -> None:
     """Make every op's operands and results agree factor by factor (see the module docstring)."""
     policy = ctx.run_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.params))
     rules = ctx.library.op_registry.sharding_rules
-    pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options["enable-full-version"])
+    pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options.enable_full_version)
     try:
         pass_.run(ctx.anchor)
     except ReshardError as e:

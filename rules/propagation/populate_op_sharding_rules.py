@@ -6,5 +6,5 @@ from sdy_dsl.runtime.op_sharding_rule_registry import populate_op_sharding_rules
 
 @hook
 def populate_all_rules(ctx: RewriteContext) -> None:
-    populate_op_sharding_rules(ctx.anchor, ctx.options["conservative-propagation"])
+    populate_op_sharding_rules(ctx.anchor, ctx.options.conservative_propagation)
     ctx.mark_changed()
