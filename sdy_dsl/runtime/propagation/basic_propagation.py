@@ -306,11 +306,12 @@ class PropagationEngine(RewriteDriver):
             identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
             False, notify)
 
-    def propagate_barrier(self, op, direction_attr: str, strategy, notify) -> bool:
+    def propagate_barrier(self, op, strategy, get_direction, notify) -> bool:
+        """A propagation barrier: an identity along the one direction its attribute allows."""
         shape = static_shape(op.results[0].type)
         if shape is None:
             return False
-        direction = _barrier_direction(op.attributes[direction_attr])
+        direction = _barrier_direction(op.attributes[self.table.barrier_attr(op.name)])
         operands, results = [op.operands[0]], [op.results[0]]
         return self.propagate_tensors(
             op, operands, results, [self.get(operands[0])], [self.get(results[0])],
@@ -343,17 +344,17 @@ class PropagationEngine(RewriteDriver):
             identity_rule(shape, len(sources)), lambda f: get_direction(edge, f), strategy,
             False, notify)
 
+    # The patterns of the op kinds other than registered ops, tried first
+    # (Shardy's pattern set: a pattern that changes nothing falls through to
+    # the registered-op pattern, which every op gets).
+    EDGE_PATTERNS = {OpNode.DATA_FLOW_EDGE: "propagate_data_flow_edge",
+                     OpNode.FUNC_EDGE: "propagate_func_data_flow_edge",
+                     OpNode.BARRIER: "propagate_barrier"}
+
     def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
-        kind = node.kind
-        if kind != OpNode.REGISTERED:
-            op = node.op
-            if kind == OpNode.DATA_FLOW_EDGE:
-                if self.propagate_data_flow_edge(op, strategy, get_direction, notify):
-                    return True
-            elif kind == OpNode.FUNC_EDGE:
-                if self.propagate_func_data_flow_edge(op, strategy, get_direction, notify):
-                    return True
-            elif self.propagate_barrier(op, self.table.barrier_attr(op.name), strategy, notify):
+        if node.kind != OpNode.REGISTERED:
+            pattern = getattr(self, self.EDGE_PATTERNS[node.kind])
+            if pattern(node.op, strategy, get_direction, notify):
                 return True
         return self.propagate_registered_op(node, strategy, get_direction, notify)
 
