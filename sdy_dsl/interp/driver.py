@@ -28,6 +28,7 @@ from ..errors import SdyDslError
 from ..runtime.values import count_ops, ops_named
 from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
+from .hook_guard import running_on, stage_hook
 from .matcher import as_operation
 from .rulefile import DriverConfig, PassDef, Rule
 
@@ -159,7 +160,7 @@ class PassRunner:
         from ..rule_library import builtin_library
         from ..runtime.op_registry import using
         library = self.library or builtin_library()
-        with using(library.op_registry):
+        with using(library.op_registry), running_on(anchor):
             self._run(anchor, library)
 
     def _run(self, anchor, library) -> None:
@@ -170,7 +171,8 @@ class PassRunner:
                 ctx.driver_kind = None
                 ctx.begin_rewrite()
                 try:
-                    stage.hook(ctx)
+                    with stage_hook(stage.hook.__name__):
+                        stage.hook(ctx)
                 except (SdyDslError, PassFailure):
                     raise
                 except (Exception, SystemExit) as e:
