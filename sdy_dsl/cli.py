@@ -9,7 +9,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -346,24 +345,8 @@ def write_atomically(path: str, text: str) -> None:
 
 
 def _write_atomically(path: str, text: str) -> None:
-    # A symlink is written through: the file it names is replaced, the link stays.
-    target = Path(os.path.realpath(path))
-    if target.exists() and not target.is_file():
-        # A device or pipe (e.g. /dev/null): write through it; renaming over it would replace it.
-        with open(target, "w") as f:
-            f.write(text)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=".sdy-dsl-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .output_file import write_file_atomically
+    write_file_atomically(path, text)
 
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:

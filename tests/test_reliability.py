@@ -2,12 +2,22 @@
 the process by erasing what the driver holds, and `-o` is written safely."""
 from __future__ import annotations
 
+import errno
+import os
+import signal
+import stat
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from lit_runner import run_sdy_dsl
+from sdy_dsl import output_file
 from test_cli_errors import fails_with, rules_dir, write
+
+ROOT = Path(__file__).resolve().parent.parent
 
 MODULE = textwrap.dedent("""\
     func.func @main(%a: tensor<8xf32>) -> tensor<8xf32> {
@@ -156,3 +166,89 @@ def test_a_stage_hook_may_erase_ops_inside_its_anchor(tmp_path):
     rc, out, err = run_sdy_dsl(["opt", write(tmp_path, "in.mlir", MODULE), "--rules", str(rules), "-t-pass"])
     assert rc == 0, err
     assert "negate" not in out and "return %0 : tensor<8xf32>" in out
+
+
+# ---------------------------------------------------------------- -o FILE
+INPUT = Path(__file__).parent / "data" / "element_types" / "every_element_type.mlir"
+
+
+def _opt_to(out: Path) -> tuple[int, str, str]:
+    return run_sdy_dsl(["opt", str(INPUT), "-sdy-close-shardings", "-o", str(out)])
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o027, 0o640), (0o077, 0o600)])
+def test_a_new_output_file_gets_the_umask_mode(tmp_path, umask, mode):
+    old = os.umask(umask)
+    try:
+        rc, _, err = _opt_to(tmp_path / "out.mlir")
+    finally:
+        os.umask(old)
+    assert rc == 0, err
+    assert stat.S_IMODE((tmp_path / "out.mlir").stat().st_mode) == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"]
+
+
+def test_a_replaced_output_file_keeps_its_mode(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous\n")
+    out.chmod(0o640)
+    rc, _, err = _opt_to(out)
+    assert rc == 0, err
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert out.read_text().startswith("module @element_types")
+
+
+@pytest.mark.parametrize("unnamed", [True, False], ids=["o_tmpfile", "named-temporary"])
+def test_a_full_disk_while_writing_leaves_the_previous_file_and_no_temporary(tmp_path, monkeypatch, unnamed):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous\n")
+    real_write = output_file._write_all
+
+    def half_then_full(fd, data):
+        real_write(fd, data[:len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(output_file, "_write_all", half_then_full)
+    if not unnamed:
+        monkeypatch.setattr(output_file, "_unnamed", lambda directory: None)
+    line = fails_with(["opt", str(INPUT), "-sdy-close-shardings", "-o", str(out)],
+                      r"^sdy-dsl: error: cannot write output file '.*out\.mlir': No space left on device")
+    assert "Traceback" not in line
+    assert out.read_text() == "previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"]
+
+
+KILLED_WHILE_WRITING = """
+import os, signal, sys
+sys.path[:0] = [{root!r}]
+from sdy_dsl import cli, output_file
+real = output_file._write_all
+def write_then_die(fd, data):
+    real(fd, data[:len(data) // 2])
+    os.kill(os.getpid(), signal.{signal})
+    real(fd, data[len(data) // 2:])
+output_file._write_all = write_then_die
+{fallback}
+sys.exit(cli.main(["opt", {input!r}, "-sdy-close-shardings", "-o", {out!r}]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT", "SIGKILL"])
+def test_a_signal_while_writing_leaves_the_previous_file_and_no_temporary(tmp_path, sig):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous\n")
+    script = KILLED_WHILE_WRITING.format(root=str(ROOT), signal=sig, fallback="", input=str(INPUT), out=str(out))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode != 0
+    assert out.read_text() == "previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"]
+
+
+def test_without_o_tmpfile_a_signal_waits_until_the_file_is_complete(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous\n")
+    script = KILLED_WHILE_WRITING.format(root=str(ROOT), signal="SIGTERM", input=str(INPUT), out=str(out),
+                                         fallback="output_file._unnamed = lambda directory: None")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == -signal.SIGTERM
+    assert out.read_text().startswith("module @element_types") and out.read_text().endswith("}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"]
