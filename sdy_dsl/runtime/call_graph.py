@@ -119,8 +119,10 @@ class CallGraph:
         """Functions with a body, callers before callees (the reverse post-order)."""
         return list(reversed(self.post_order()))
 
-    def recursive_call(self) -> ir.Operation | None:
-        """A call that closes a cycle (a function reaching itself), or None."""
+    def recursive_calls(self) -> list[ir.Operation]:
+        """The calls that close a cycle (a function reaching itself again):
+        the back edges of a depth-first search in the post-order's order."""
+        found = []
         state: dict = {}  # function name -> "active" while on the path, "done" after
         for root in self.nodes:
             if _name(root) in state:
@@ -131,19 +133,17 @@ class CallGraph:
                 func, calls = stack[-1]
                 for call in calls:
                     callee = self.callee(call)
-                    if callee is None:
-                        continue
-                    mark = state.get(_name(callee))
+                    mark = None if callee is None else state.get(_name(callee), "new")
                     if mark == "active":
-                        return call
-                    if mark is None:
+                        found.append(call)
+                    elif mark == "new":
                         state[_name(callee)] = "active"
                         stack.append((callee, iter(self.calls_of(callee))))
                         break
                 else:
                     state[_name(func)] = "done"
                     stack.pop()
-        return None
+        return found
 
 
 def clone_function_recursively(func, table: ir.SymbolTable, module) -> str:
