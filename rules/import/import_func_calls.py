@@ -84,10 +84,10 @@ def _import_call(ctx: RewriteContext, call: ir.Operation, callee: ir.Operation) 
             state.warned = True
             emit_warning(call, f"function @{name} has multiple call ops, we need to clone the function "
                                f"body for each call")
-        copy = first.clone(ip=ir.InsertionPoint(call))
+        copy = first.clone(ip=ir.InsertionPoint(call))  # a deep copy, only for its body
         for block in list(copy.regions[0].blocks):
             block.append_to(named.regions[0])
-        ctx.erase(copy)
+        copy.erase()  # now empty and unused
     ctx.replace_op(call, list(named.results))
 
 
