@@ -1,25 +1,24 @@
 """Hooks of sdy-import-func-calls: calls into named computations.
 
 Shares `recursive_callee` with sdy-flatten-call-graph and `add_data_flow_edge`
-with sdy-add-data-flow-edges (their hook modules, beside this one).
+with sdy-add-data-flow-edges (their built-in hook modules).
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 from jaxlib.mlir import ir
 
 from sdy_dsl.diagnostics import emit_error, emit_warning
 from sdy_dsl.hooks import hook, load_hook_module
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.resources import builtin_rules_dir
 from sdy_dsl.runtime import call_graph
 from sdy_dsl.runtime.call_graph import CallGraph
 from sdy_dsl.runtime.op_schema import attribute_names
 from sdy_dsl.runtime.sharding import codec
 from sdy_dsl.runtime.values import SHARDING_ATTR, operation
 
-recursive_callee = load_hook_module(Path(__file__).with_name("flatten_call_graph.py")).recursive_callee
-add_data_flow_edge = load_hook_module(Path(__file__).with_name("add_data_flow_edges.py")).add_data_flow_edge
+recursive_callee = load_hook_module(builtin_rules_dir() / "import" / "flatten_call_graph.py").recursive_callee
+add_data_flow_edge = load_hook_module(builtin_rules_dir() / "import" / "add_data_flow_edges.py").add_data_flow_edge
 
 NAMED_COMPUTATION = "sdy.named_computation"
 RETURN = "sdy.return"
