@@ -1,7 +1,7 @@
 """The import-side call-graph passes against the C++ reference: on the real
 JAX modules of examples/ (each holds `func.call`s: jax's private functions,
 nested jits, scan bodies), through the head of sdy-propagation-pipeline (and
-its dedup variant), and on random call graphs (tests/fuzz_call_graph.py)."""
+its dedup variant, with propagation after them), and on random call graphs (tests/fuzz_call_graph.py)."""
 from __future__ import annotations
 
 import tempfile
@@ -15,6 +15,8 @@ from reference import run_reference
 
 EXAMPLES = sorted(p for p in (Path(__file__).parent.parent / "examples").glob("*.mlir")
                   if "call @" in p.read_text())
+PROPAGATE = ("sdy-user-priority-propagate{keep-sharding-rules=true propagation-strategy=aggressive "
+             "run-op-priority-propagation=true}")
 PIPELINES = {
     "propagate-sharding-from-func-to-call": "sdy-propagate-sharding-from-func-to-call",
     "flatten-call-graph": "sdy-flatten-call-graph",
@@ -24,6 +26,10 @@ PIPELINES = {
     "add-func-data-flow-edges": "sdy-add-func-data-flow-edges",
     "import-chain": fuzz.IMPORT_CHAIN,
     "dedup-import-chain": fuzz.DEDUP_CHAIN,
+    # Propagation after them: through named computations, and (dedup) through
+    # func data-flow edges, which the op-priority heuristics pass through.
+    "import-chain-propagated": f"{fuzz.IMPORT_CHAIN},{PROPAGATE}",
+    "dedup-import-chain-propagated": f"{fuzz.DEDUP_CHAIN},{PROPAGATE}",
 }
 
 
