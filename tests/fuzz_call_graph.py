@@ -35,6 +35,8 @@ DEDUP_CHAIN = ("symbol-dce,sdy-lift-inlined-meshes,sdy-remove-size-one-axes,"
                "sdy-propagate-sharding-from-func-to-call,sdy-constant-or-scalar-splitter,symbol-dce,"
                "sdy-manual-axes-cleanup,sdy-add-data-flow-edges,sdy-apply-sharding-constraints,"
                "sdy-sharding-group-import,sdy-add-func-data-flow-edges,sdy-pre-order-funcs")
+PROPAGATE = ("sdy-user-priority-propagate{keep-sharding-rules=true propagation-strategy=aggressive "
+             "run-op-priority-propagation=true}")
 # key -> the flags of one `sdy-dsl opt` run
 PASSES: dict[str, list[str]] = {
     "sdy-propagate-sharding-from-func-to-call": ["-sdy-propagate-sharding-from-func-to-call"],
@@ -45,6 +47,8 @@ PASSES: dict[str, list[str]] = {
     "sdy-add-func-data-flow-edges": ["-sdy-add-func-data-flow-edges"],
     "import-chain": [f"--pass-pipeline=builtin.module({IMPORT_CHAIN})"],
     "dedup-import-chain": [f"--pass-pipeline=builtin.module({DEDUP_CHAIN})"],
+    "import-chain-propagated": [f"--pass-pipeline=builtin.module({IMPORT_CHAIN},{PROPAGATE})"],
+    "dedup-import-chain-propagated": [f"--pass-pipeline=builtin.module({DEDUP_CHAIN},{PROPAGATE})"],
 }
 SHAPES = [(8, 4), (8,), (4, 2)]
 

@@ -15,8 +15,7 @@ from reference import run_reference
 
 EXAMPLES = sorted(p for p in (Path(__file__).parent.parent / "examples").glob("*.mlir")
                   if "call @" in p.read_text())
-PROPAGATE = ("sdy-user-priority-propagate{keep-sharding-rules=true propagation-strategy=aggressive "
-             "run-op-priority-propagation=true}")
+PROPAGATE = fuzz.PROPAGATE
 PIPELINES = {
     "propagate-sharding-from-func-to-call": "sdy-propagate-sharding-from-func-to-call",
     "flatten-call-graph": "sdy-flatten-call-graph",
