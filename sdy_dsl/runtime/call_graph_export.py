@@ -129,3 +129,18 @@ def fully_open_like(sharding: TensorSharding) -> TensorSharding:
     """Shardy's getFullyOpenLike: the same mesh and rank, no axes, every dimension open."""
     return TensorSharding.replicated_like(sharding.mesh_name, sharding.rank, is_closed=False,
                                           inline_mesh=sharding.inline_mesh)
+
+
+def calls_of(root) -> list[ir.Operation]:
+    """The call ops under `root`, in program order (nested ones where they occur)."""
+    found = []
+    table = interfaces.table()
+
+    def visit(op):
+        op = operation(op)
+        if table.callee_attr(op.name) is not None:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    operation(root).walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
