@@ -13,8 +13,8 @@ from sdy_dsl.runtime.values import set_func_sharding
 def _main(ctx: RewriteContext) -> ir.Operation:
     main = ctx.run_state("main-func", lambda: call_graph_export.main_func(ctx.module))
     if main is None:
-        raise ValueError(f"{ctx.module.location}: the module has no main function "
-                         f"(no '@{call_graph_export.MAIN_FUNC_NAME}' and more than one function)")
+        raise ValueError(f"the module has no main function (no '@{call_graph_export.MAIN_FUNC_NAME}' "
+                         f"and more than one function)")
     return main
 
 
