@@ -44,7 +44,7 @@ def _new_private_func(ctx: RewriteContext, nc: ir.Operation, name: str) -> ir.Op
              for s in codec.sharding_per_value(attrs[in_shardings.attr])])
     symbols = ctx.run_state("symbols", lambda: ir.SymbolTable(ctx.module))
     with ir.InsertionPoint(ctx.module.regions[0].blocks[0]):
-        func = ir.Operation.create("func.func", attributes=func_attrs, regions=1, loc=nc.location)
+        func = ir.Operation.create(ctx.params["function-op"], attributes=func_attrs, regions=1, loc=nc.location)
     symbols.insert(func)  # renamed if the name is taken
     ctx.mark_changed()
     return func
@@ -58,14 +58,15 @@ def replace_by_call_of_new_func(ctx: RewriteContext, nc: ir.Operation, name: str
     body = nc.regions[0].blocks[0]
     body.append_to(func.regions[0])
     terminator = operation(body.operations[len(body.operations) - 1])
-    ctx.create_op("func.return", [], list(terminator.operands), {}, before=terminator)
+    ctx.create_op(ctx.params["return-op"], [], list(terminator.operands), {}, before=terminator)
     ctx.erase(terminator)
     _erase_edges(ctx, list(body.arguments))
     call_attrs = {k: v for k, v in nc.attributes.items() if k not in ctx.params["not-on-call"]}
-    call_attrs["callee"] = ir.FlatSymbolRefAttr.get(call_graph_export.symbol_name(func))
+    call_op = ctx.params["call-op"]
+    call_attrs[interfaces.table().callee_attr(call_op)] = ir.FlatSymbolRefAttr.get(call_graph_export.symbol_name(func))
     out_shardings = interfaces.table().result_slot(nc.name)
     if out_shardings is not None and out_shardings.attr in nc.attributes:
         call_attrs[SHARDING_ATTR] = nc.attributes[out_shardings.attr]
-    call = ctx.create_op("func.call", [r.type for r in nc.results], list(nc.operands), call_attrs, before=nc)
+    call = ctx.create_op(call_op, [r.type for r in nc.results], list(nc.operands), call_attrs, before=nc)
     ctx.replace_op(nc, list(call.results))
     _erase_edges(ctx, list(call.results))
