@@ -20,9 +20,9 @@ def callee_result_shardings(ctx: RewriteContext, call: ir.Operation) -> list | N
     """The callee's result shardings; else the call's with every axis dropped
     and every dimension closed; none when neither has any."""
     callee = _funcs(ctx).callee(call)
-    found = call_graph_export.func_result_shardings(callee, ctx.meshes())
+    found = call_graph_export.function_shardings(callee, "res_attrs", ctx.meshes())
     if found is not None:
-        return list(found)
+        return found
     if not any(interfaces.sharding_of(r) is not None for r in operation(call).results):
         return None
     return [call_graph_export.fully_closed_like(interfaces.sharding_of(r)) for r in operation(call).results]

@@ -11,13 +11,18 @@ from sdy_dsl.runtime import call_graph_export as cg
 from sdy_dsl.runtime.values import MeshTable, operation
 
 
+def _hashable(shardings: list | None) -> tuple | None:
+    return tuple(shardings) if shardings is not None else None
+
+
 def _key(func: ir.Operation, meshes: MeshTable, with_shardings: bool) -> tuple:
     attrs = func.attributes
     manual_axes = attrs[cg.FUNC_MANUAL_AXES] if cg.FUNC_MANUAL_AXES in attrs else None
     if not with_shardings:
-        return cg.original_func_name(func), manual_axes
-    return (cg.original_func_name(func), manual_axes,
-            cg.func_arg_shardings(func, meshes), cg.func_result_shardings(func, meshes))
+        return cg.original_name(func), manual_axes
+    return (cg.original_name(func), manual_axes,
+            _hashable(cg.function_shardings(func, "arg_attrs", meshes)),
+            _hashable(cg.function_shardings(func, "res_attrs", meshes)))
 
 
 class _Dedup:
@@ -28,7 +33,7 @@ class _Dedup:
         self.meshes = ctx.meshes()
         self.fully = fully
         self.chosen: dict[tuple, ir.Operation] = {}
-        callees = [self.funcs.callee(call) for call in cg.calls_of(ctx.module)]
+        callees = [self.funcs.callee(call) for call in cg.calls_in(ctx.module)]
         for func in callees:
             self.chosen.setdefault(self.key(func), func)
         if fully:
