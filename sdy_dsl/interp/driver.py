@@ -198,7 +198,7 @@ class PassRunner:
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
             if kind == "once":
-                self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
+                self._run_once(anchor, ctx, index, any_op, stage.driver.top_down, stage.driver.post_order)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
             if self._budget.fires or self._greedy:
@@ -346,7 +346,7 @@ class PassRunner:
               f"'{op.name}': {why}", file=self.observer.out())
 
     # ------------------------------------------------------------------ drivers
-    def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True):
+    def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True, post_order: bool = False):
         if any_op:
             ops: list[ir.Operation] = []
 
@@ -354,10 +354,11 @@ class PassRunner:
                 ops.append(op)
                 return ir.WalkResult.ADVANCE
 
-            anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
-            ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+            anchor.walk(collect, ir.WalkOrder.POST_ORDER if post_order else ir.WalkOrder.PRE_ORDER)
+            # the anchor itself is not rewritten, as in MLIR's drivers
+            ops = ops[:-1] if post_order else ops[1:]
         else:
-            ops = ops_named(anchor, index)
+            ops = ops_named(anchor, index, pre_order=not post_order)
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first

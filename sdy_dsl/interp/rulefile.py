@@ -80,6 +80,7 @@ class DriverConfig:
     kind: str = "walk"
     max_iterations: int = 10
     top_down: bool = True
+    post_order: bool = False  # `once` only: visit each op after the ops nested in it
     strictness: str = "any"  # any | existing-and-new | existing
     max_rewrites: int | None = None  # None: 10 per op of the anchor + 10,000
 
@@ -370,8 +371,10 @@ def _load_driver(raw, loc: Loc) -> DriverConfig:
                     "max-rewrites must be a positive integer")
             cfg.max_rewrites = value
         elif key == "traversal":
-            _expect(value in ("top-down", "bottom-up"), vloc, "traversal must be top-down or bottom-up")
-            cfg.top_down = value == "top-down"
+            _expect(value in ("top-down", "bottom-up", "post-order"), vloc,
+                    "traversal must be top-down, bottom-up or post-order")
+            cfg.top_down = value != "bottom-up"
+            cfg.post_order = value == "post-order"
         elif key == "strictness":
             _expect(value in ("any", "existing-and-new", "existing"), vloc,
                     "strictness must be any, existing-and-new or existing")
@@ -383,6 +386,8 @@ def _load_driver(raw, loc: Loc) -> DriverConfig:
         if key in raw and cfg.kind not in kinds:
             raise raw.key_loc(key).error(f"'{key}' applies to the {' and '.join(kinds)} driver{'s' if len(kinds) > 1 else ''} "
                                          f"only, not to '{cfg.kind}'")
+    if cfg.post_order and cfg.kind != "once":
+        raise raw.key_loc("traversal").error("'traversal: post-order' applies to the once driver only")
     return cfg
 
 
