@@ -370,6 +370,10 @@ def _write_atomically(path: str, text: str) -> None:
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
+        from .pipeline_files import describe_named_pipeline, is_named_pipeline
+        if is_named_pipeline(args.pass_name) and not args.json:
+            print(describe_named_pipeline(args.pass_name))
+            return 0
         if args.pass_name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(args.pass_name, registry)
         raise UsageError(f"unknown pass '{args.pass_name}' (see 'sdy-dsl passes')")

@@ -27,6 +27,7 @@ so everything downstream (options, --debug-sharding, explain) sees plain passes.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,9 +96,19 @@ def named_pipeline_options(name: str) -> dict[str, OptionDecl]:
     return _option_decls(_load(path), path)
 
 
-def named_pipeline_description(name: str) -> str:
-    doc = _load(named_pipeline_file(name))
-    return str(doc.get("description", "")).strip()
+def describe_named_pipeline(name: str) -> str:
+    """What `sdy-dsl passes NAME` prints: the description, the options, the file
+    and the passes it runs with its default options."""
+    path = named_pipeline_file(name)
+    doc = _load(path)
+    lines = [f"{name}  (pipeline)", f"    {' '.join(str(doc.get('description', '')).split())}"]
+    for decl in _option_decls(doc, path).values():
+        default = ("true" if decl.default else "false") if decl.type == "bool" else json.dumps(decl.default)
+        lines.append(f"    --{decl.name}: {decl.type} = {default}  {' '.join(decl.help.split())}")
+    lines.append(f"    pipeline file: {path}")
+    steps = named_pipeline_steps(name, {})
+    lines.append("    passes: " + ", ".join(f"{s.nested_in}({s.name})" if s.nested_in else s.name for s in steps))
+    return "\n".join(lines)
 
 
 # --------------------------------------------------------------------------- pipeline files

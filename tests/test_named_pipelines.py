@@ -1,0 +1,129 @@
+"""The named pipelines (pipelines/sdy_*_pipeline.yaml) expand to the passes the
+reference's pipelines run, with the same options, for each option combination.
+
+The reference's expansion is what jaxlib's PassManager prints for the pipeline
+(parsing only: nothing runs). Its sdy-save-module steps print no options (the
+reference builds them inside its pipelines); ours carry the dump file's name,
+checked against the files the reference writes (test_export_pipeline_dumps).
+"""
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from jaxlib.mlir import passmanager
+
+from lit_runner import run_sdy_dsl
+from reference import run_reference
+from sdy_dsl.mlir_context import make_context
+from sdy_dsl.passes import GENERIC_MLIR_PASSES, PassRegistry
+from sdy_dsl.pipeline import Step, parse_pipeline_string
+from sdy_dsl.pipeline_files import named_pipeline_options
+
+EXPORT_FLIPS = {name: ("false" if decl.default else "true") if decl.type == "bool" else "/tmp/sdy-dsl-dumps"
+                for name, decl in named_pipeline_options("sdy-export-pipeline").items()}
+
+
+def _option_sets():
+    yield "sdy-propagation-pipeline", ""
+    yield "sdy-propagation-pipeline", "dedup-functions-fully=true"
+    yield "sdy-import-pipeline", ""
+    yield "sdy-import-pipeline", "dedup-functions-fully=true"
+    yield "sdy-export-pipeline", ""
+    for a, b in itertools.combinations_with_replacement(sorted(EXPORT_FLIPS), 2):
+        yield "sdy-export-pipeline", " ".join(dict.fromkeys(f"{k}={EXPORT_FLIPS[k]}" for k in (a, b)))
+
+
+def _reference_steps(element: str) -> list[Step]:
+    with make_context():
+        printed = str(passmanager.PassManager.parse(f"builtin.module({element})"))
+    return parse_pipeline_string(printed).steps
+
+
+def _mlir_normalized(step: Step, typed: bool) -> str:
+    """A generic MLIR pass's options as MLIR prints them (every option, defaults included)."""
+    def text(v):
+        return ("true" if v else "false") if isinstance(v, bool) else str(v)
+    opts = " ".join(f"{k}={text(v) if typed else v}" for k, v in step.options.items())
+    with make_context():
+        return str(passmanager.PassManager.parse(f"builtin.module({step.name}{{{opts}}})"))
+
+
+@pytest.mark.parametrize("name,options", list(_option_sets()),
+                         ids=[f"{n}{{{o}}}" for n, o in _option_sets()])
+def test_expansion_matches_reference(name, options):
+    element = f"{name}{{{options}}}" if options else name
+    ours = parse_pipeline_string(element).steps
+    expected = _reference_steps(element)
+    assert [(s.nested_in, s.name) for s in ours] == [(s.nested_in, s.name) for s in expected]
+    registry = PassRegistry()
+    for mine, theirs in zip(ours, expected):
+        if mine.name == "sdy-save-module":
+            assert not theirs.options
+        elif mine.name in GENERIC_MLIR_PASSES:
+            assert _mlir_normalized(mine, True) == _mlir_normalized(theirs, False), mine.name
+        elif registry.has(mine.name):
+            decls = registry.get(mine.name).options
+            assert set(decls) == set(theirs.options), mine.name
+            values = {**registry.get(mine.name).default_options(), **mine.options}
+            assert values == {k: decls[k].parse(v) for k, v in theirs.options.items()}, mine.name
+        else:  # a pass sdy-dsl lacks yet: the options the pipeline sets, as the reference prints them
+            for key, value in mine.options.items():
+                assert theirs.options.get(key) == ("true" if value is True else "false" if value is False
+                                                   else str(value)), (mine.name, key)
+
+
+def test_passes_describes_a_named_pipeline():
+    """`sdy-dsl passes PIPELINE`: its options and the passes it runs with their defaults."""
+    rc, out, err = run_sdy_dsl(["passes", "sdy-export-pipeline"])
+    assert rc == 0, err
+    assert "--keep-sharding-rules: bool = false" in out
+    steps = parse_pipeline_string("sdy-export-pipeline").steps
+    assert out.rstrip().endswith(", ".join(f"{s.nested_in}({s.name})" if s.nested_in else s.name for s in steps))
+
+
+def test_missing_passes_are_named(tmp_path):
+    module = tmp_path / "m.mlir"
+    module.write_text("func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {\n  return %arg0 : tensor<8xf32>\n}\n")
+    rc, _, err = run_sdy_dsl(["opt", str(module), "-sdy-propagation-pipeline"])
+    assert rc == 1
+    assert re.fullmatch(r"sdy-dsl: error: not implemented by sdy-dsl yet: sdy-propagation-pipeline needs "
+                        r"[\w, {}=-]+\n", err), err
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("-sdy-export-pipeline=bogus=1", "pipeline 'sdy-export-pipeline' has no option 'bogus'"),
+    ("-sdy-import-pipeline=dedup-functions-fully=maybe", "expects a bool"),
+])
+def test_bad_pipeline_options_are_one_line_errors(bad, message, tmp_path):
+    module = tmp_path / "m.mlir"
+    module.write_text("module {}\n")
+    rc, _, err = run_sdy_dsl(["opt", str(module), bad])
+    assert rc == 1 and message in err and err.count("\n") == 1, err
+
+
+def test_export_pipeline_dumps(tmp_path):
+    """With a dump directory, the modules the reference writes, by the same names and text."""
+    module = """sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {}]>})
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"b"}]>}) {
+  %0 = stablehlo.add %arg0, %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {}]>]>} : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+"""
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    ours.mkdir()
+    theirs.mkdir()
+    options = "avoid-export-for-partitioning=true dump-sharding-origins=true"
+    ok, expected = run_reference(module, f"builtin.module(sdy-export-pipeline{{{options} dump-directory={theirs}}})")
+    assert ok
+    path = tmp_path / "m.mlir"
+    path.write_text(module)
+    rc, out, err = run_sdy_dsl(["opt", str(path), f"-sdy-export-pipeline={options} dump-directory={ours}"])
+    assert rc == 0, err
+    assert out == expected
+    written = sorted(p.name for p in theirs.iterdir())
+    assert written and sorted(p.name for p in ours.iterdir()) == written
+    for name in written:
+        assert (ours / name).read_text() == (theirs / name).read_text()
