@@ -172,9 +172,10 @@ def _expand_doc(doc, path: Path, state: _Expansion, including: tuple) -> list[St
     return steps
 
 
-def _expand_list(items, loc: Loc, nested_in, steps, base: Path, state: _Expansion, including: tuple) -> None:
+def _expand_list(items, loc: Loc, nested_in, steps, base: Path, state: _Expansion, including: tuple,
+                 what: str = "'then' and 'else' take") -> None:
     if not isinstance(items, list):
-        raise loc.error("expected a list of passes")
+        raise loc.error(f"{what} a list of passes")
     for j, sub in enumerate(items):
         _expand_item(sub, items.item_locs[j], nested_in, steps, base, state, including)
 
@@ -210,7 +211,7 @@ def _expand_item(item, loc: Loc, nested_in, steps: list[Step], base: Path, state
         if name == "func.func":
             if nested_in is not None:
                 raise item.key_loc(name).error("func.func cannot be nested in func.func")
-            _expand_list(body, item.loc_of(name), "func.func", steps, base, state, including)
+            _expand_list(body, item.loc_of(name), "func.func", steps, base, state, including, "func.func takes")
             return
         if body is None:
             body = {}

@@ -127,3 +127,44 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
     assert written and sorted(p.name for p in ours.iterdir()) == written
     for name in written:
         assert (ours / name).read_text() == (theirs / name).read_text()
+
+
+@pytest.mark.parametrize("text,message", [
+    ("passes:\n  - if: fast\n    then: [cse]\n", "condition 'fast': 'fast' is not a bool option of the pipeline"),
+    ("options:\n  fast: {type: bool, default: true}\npasses:\n  - if: fast and\n    then: [cse]\n",
+     "condition 'fast and' ends without an option"),
+    ("options:\n  fast: {type: bool, default: true}\npasses:\n  - if: fast\n    then: cse\n",
+     "'then' and 'else' take a list of passes"),
+    ("passes:\n  - sdy-close-shardings: {x: $nope}\n", "'$nope': the pipeline has no option 'nope'"),
+    ("options:\n  fast: {type: bool}\npasses: []\n", "option 'fast' needs a type (bool, int, string) and a default"),
+    ("name: sdy-other\npasses: []\n", "must be in a file named 'sdy_other.yaml'"),
+])
+def test_bad_pipeline_files_are_located_errors(text, message, tmp_path):
+    path = tmp_path / "pipeline.yaml"
+    path.write_text(text)
+    module = tmp_path / "m.mlir"
+    module.write_text("module {}\n")
+    rc, _, err = run_sdy_dsl(["run", str(path), str(module)])
+    assert rc == 1 and message in err and err.startswith(f"{path}:"), err
+
+
+def test_conditions_choose_passes(tmp_path):
+    """`if` on not/and/or of bool options, `$option` values: the passes the options select."""
+    path = tmp_path / "pipeline.yaml"
+    path.write_text("""options:
+  a: {type: bool, default: true}
+  b: {type: bool, default: false}
+  keep: {type: bool, default: true}
+passes:
+  - if: a and not b
+    then: [cse]
+    else: [inline]
+  - if: b or a and b
+    then: [symbol-dce]
+  - func.func:
+      - sdy-sink-data-flow-edges: {sink-debug-sharding-origins: $keep}
+""")
+    from sdy_dsl.pipeline import load_pipeline_file
+    steps = load_pipeline_file(path).steps
+    assert [(s.name, s.options) for s in steps] == [
+        ("cse", {}), ("sdy-sink-data-flow-edges", {"sink-debug-sharding-origins": True})]
