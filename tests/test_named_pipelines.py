@@ -168,3 +168,32 @@ passes:
     steps = load_pipeline_file(path).steps
     assert [(s.name, s.options) for s in steps] == [
         ("cse", {}), ("sdy-sink-data-flow-edges", {"sink-debug-sharding-origins": True})]
+
+
+EXPORT_INPUT_MODELS = ["mlp_tp_2x4x1", "while_loop_2x4", "shard_map_psum_2x4", "cond_switch_2x4", "constants_iota_2x4",
+                       "gpt_tp_2x4", "moe_2x2x2"]
+# What the reference's import and propagation leave for the export pipeline: data-flow
+# edges, sharding groups and constraints, open shardings, sub-axes, debug info.
+PROPAGATED = ("builtin.module(inline, sdy-import-pipeline{dedup-functions-fully=true}, sdy-user-priority-propagate"
+              "{keep-sharding-rules=true debug-sharding-origins=true})")
+
+
+@pytest.mark.parametrize("options", [
+    "avoid-export-for-partitioning=true",
+    "avoid-export-for-partitioning=true keep-sharding-rules=true",
+    "avoid-export-for-partitioning=true dump-sharding-origins=true",
+    "avoid-export-for-partitioning=true dump-propagation-edges=true",
+    "avoid-export-for-partitioning=true update-non-divisible-input-output-shardings=false",
+])
+@pytest.mark.parametrize("model", EXPORT_INPUT_MODELS)
+def test_export_pipeline_on_propagated_models(model, options, tmp_path):
+    from models.zoo import lowered
+    ok, propagated = run_reference(lowered(model), PROPAGATED)
+    assert ok
+    ok, expected = run_reference(propagated, f"builtin.module(sdy-export-pipeline{{{options}}})")
+    assert ok
+    path = tmp_path / "in.mlir"
+    path.write_text(propagated)
+    rc, out, err = run_sdy_dsl(["opt", str(path), f"-sdy-export-pipeline={options}"])
+    assert rc == 0, err
+    assert out == expected
