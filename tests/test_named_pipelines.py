@@ -103,6 +103,17 @@ def test_bad_pipeline_options_are_one_line_errors(bad, message, tmp_path):
     assert rc == 1 and message in err and err.count("\n") == 1, err
 
 
+def _assert_export_matches(module: str, options: str, tmp_path, reference_extra: str = "", our_extra: str = ""):
+    """`-sdy-export-pipeline=OPTIONS` on MODULE gives the reference's output."""
+    ok, expected = run_reference(module, f"builtin.module(sdy-export-pipeline{{{options}{reference_extra}}})")
+    assert ok, "the reference rejected the input"
+    path = tmp_path / "in.mlir"
+    path.write_text(module)
+    rc, out, err = run_sdy_dsl(["opt", str(path), f"-sdy-export-pipeline={options}{our_extra}"])
+    assert rc == 0, err
+    assert out == expected
+
+
 def test_export_pipeline_dumps(tmp_path):
     """With a dump directory, the modules the reference writes, by the same names and text."""
     module = """sdy.mesh @mesh = <["a"=2, "b"=2]>
@@ -116,13 +127,7 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
     ours.mkdir()
     theirs.mkdir()
     options = "avoid-export-for-partitioning=true dump-sharding-origins=true"
-    ok, expected = run_reference(module, f"builtin.module(sdy-export-pipeline{{{options} dump-directory={theirs}}})")
-    assert ok
-    path = tmp_path / "m.mlir"
-    path.write_text(module)
-    rc, out, err = run_sdy_dsl(["opt", str(path), f"-sdy-export-pipeline={options} dump-directory={ours}"])
-    assert rc == 0, err
-    assert out == expected
+    _assert_export_matches(module, options, tmp_path, f" dump-directory={theirs}", f" dump-directory={ours}")
     written = sorted(p.name for p in theirs.iterdir())
     assert written and sorted(p.name for p in ours.iterdir()) == written
     for name in written:
@@ -190,10 +195,4 @@ def test_export_pipeline_on_propagated_models(model, options, tmp_path):
     from models.zoo import lowered
     ok, propagated = run_reference(lowered(model), PROPAGATED)
     assert ok
-    ok, expected = run_reference(propagated, f"builtin.module(sdy-export-pipeline{{{options}}})")
-    assert ok
-    path = tmp_path / "in.mlir"
-    path.write_text(propagated)
-    rc, out, err = run_sdy_dsl(["opt", str(path), f"-sdy-export-pipeline={options}"])
-    assert rc == 0, err
-    assert out == expected
+    _assert_export_matches(propagated, options, tmp_path)
