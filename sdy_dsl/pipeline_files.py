@@ -2,7 +2,7 @@
 
 A pipeline file is a mapping:
 
-    name: sdy-export-pipeline        # optional: a named pipeline, usable as a pass
+    name: sdy-export-pipeline        # a shipped pipeline's name: usable as a pass
     description: ...
     options:                         # optional: the pipeline's own options
       keep-sharding-rules: {type: bool, default: false, help: ...}
@@ -60,7 +60,7 @@ def named_pipeline_file(name: str) -> Path | None:
     if not name.startswith(("sdy-", "mpmd-")):
         return None
     path = builtin_pipelines_dir() / f"{name.replace('-', '_')}.yaml"
-    return path if path.is_file() else None
+    return path if path.is_file() and load_yaml(path).get("name") == name else None
 
 
 def is_named_pipeline(name: str) -> bool:
@@ -134,9 +134,8 @@ def _load(path: Path):
             raise doc.key_loc(key).error(f"unknown key '{key}' (expected {', '.join(TOP_KEYS)})")
     if not isinstance(doc["passes"], list):
         raise doc.loc_of("passes").error("'passes' must be a list")
-    if "name" in doc and not (isinstance(doc["name"], str) and doc["name"].replace("-", "_") == path.stem):
-        raise doc.loc_of("name").error(f"the pipeline named '{doc['name']}' must be in a file named "
-                                       f"'{str(doc['name']).replace('-', '_')}.yaml'")
+    if "name" in doc and not isinstance(doc["name"], str):
+        raise doc.loc_of("name").error("'name' is a string")
     return doc
 
 

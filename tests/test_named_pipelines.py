@@ -142,7 +142,7 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
      "'then' and 'else' take a list of passes"),
     ("passes:\n  - sdy-close-shardings: {x: $nope}\n", "'$nope': the pipeline has no option 'nope'"),
     ("options:\n  fast: {type: bool}\npasses: []\n", "option 'fast' needs a type (bool, int, string) and a default"),
-    ("name: sdy-other\npasses: []\n", "must be in a file named 'sdy_other.yaml'"),
+    ("name: [a]\npasses: []\n", "'name' is a string"),
 ])
 def test_bad_pipeline_files_are_located_errors(text, message, tmp_path):
     path = tmp_path / "pipeline.yaml"
@@ -196,3 +196,14 @@ def test_export_pipeline_on_propagated_models(model, options, tmp_path):
     ok, propagated = run_reference(lowered(model), PROPAGATED)
     assert ok
     _assert_export_matches(propagated, options, tmp_path)
+
+
+def test_a_copied_pipeline_file_runs_as_the_shipped_one(tmp_path):
+    """Copy a shipped pipeline and edit an option's default: the copy runs those passes."""
+    from sdy_dsl.pipeline import load_pipeline_file
+    from sdy_dsl.pipeline_files import named_pipeline_file
+    text = named_pipeline_file("sdy-propagation-pipeline").read_text()
+    copy = tmp_path / "my_pipeline.yaml"
+    copy.write_text(text.replace("    default: false", "    default: true", 1))
+    shipped = parse_pipeline_string("sdy-propagation-pipeline{dedup-functions-fully=true}").steps
+    assert [(s.name, s.options) for s in load_pipeline_file(copy).steps] == [(s.name, s.options) for s in shipped]
