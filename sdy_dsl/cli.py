@@ -238,13 +238,14 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import check_pass_name, mlir_pass_nesting, parse_option_string
+    from .pipeline import check_pass_name, expand_step, mlir_pass_nesting, parse_option_string
+    from .pipeline_files import is_named_pipeline
     for name, value, flag in args.pass_flags:
         try:
             name = check_pass_name(name)
         except ValueError as e:
             raise UsageError(f"invalid option or pass '{flag}': {e}") from None
-        if registry.has(name):
+        if registry.has(name) or is_named_pipeline(name):
             nesting = None
         elif name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(name, registry)
@@ -254,7 +255,7 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
                 raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl --help' and 'sdy-dsl passes'; "
                                  f"MLIR passes allowed: {', '.join(GENERIC_MLIR_PASSES)})")
         options = parse_option_string(value) if value else {}
-        steps.append(Step(name, options, "func.func" if nesting == "func.func" else None))
+        steps.extend(expand_step(Step(name, options, "func.func" if nesting == "func.func" else None)))
     return Pipeline(steps)
 
 
@@ -352,6 +353,10 @@ def _write_atomically(path: str, text: str) -> None:
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
+        from .pipeline_files import describe_named_pipeline, is_named_pipeline
+        if is_named_pipeline(args.pass_name) and not args.json:
+            print(describe_named_pipeline(args.pass_name))
+            return 0
         if args.pass_name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(args.pass_name, registry)
         raise UsageError(f"unknown pass '{args.pass_name}' (see 'sdy-dsl passes')")

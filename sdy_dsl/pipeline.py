@@ -20,7 +20,7 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 from .errors import RuleFileError, SdyDslError, UsageError
 from .interp.driver import Observer, PassRunner
 from .interp.syntax import unquoted
-from .interp.yaml_loader import Loc, load_yaml
+from .interp.yaml_loader import Loc
 from .passes import GENERIC_MLIR_PASSES, PassRegistry
 from .resources import builtin_pipelines_dir, shipped_pipeline, shipped_pipeline_names
 from .runtime.sharding import codec
@@ -34,6 +34,7 @@ class Step:
     nested_in: str | None = None  # "func.func" when written inside func.func(...)
     loc: Loc | None = None
     typed: bool = False  # options already typed (from YAML)
+    pipeline: str | None = None  # the named pipeline (sdy-propagation-pipeline) this step comes from
 
 
 @dataclass
@@ -139,7 +140,16 @@ def parse_element(text: str, nested_in: str | None, out: list[Step], depth: int 
         name = check_pass_name(name)
     except ValueError as e:
         raise UsageError(f"invalid pass pipeline element '{text}': {e}") from None
-    out.append(Step(name, options, nested_in))
+    out.extend(expand_step(Step(name, options, nested_in)))
+
+
+def expand_step(step: Step) -> list[Step]:
+    """STEP, or the passes of the named pipeline it names (pipelines/*.yaml)."""
+    from .pipeline_files import is_named_pipeline, named_pipeline_steps
+    if not is_named_pipeline(step.name):
+        return [step]
+    return named_pipeline_steps(step.name, step.options, typed=step.typed, nested_in=step.nested_in,
+                                where=step.loc)
 
 
 def parse_pipeline_string(text: str) -> Pipeline:
@@ -151,21 +161,9 @@ def parse_pipeline_string(text: str) -> Pipeline:
 
 
 def load_pipeline_file(path: Path | str) -> Pipeline:
-    doc = load_yaml(path)
-    top = Loc(str(path), 1, 1)
-    if not isinstance(doc, dict) or "passes" not in doc:
-        raise top.error("a pipeline file is a mapping with a 'passes' list")
-    for key in doc:
-        if key not in ("passes", "description"):
-            raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'passes' or 'description')")
-    raw = doc["passes"]
-    if not isinstance(raw, list):
-        raise doc.loc_of("passes").error("'passes' must be a list")
-    steps: list[Step] = []
-    for i, item in enumerate(raw):
-        loc = raw.item_locs[i]
-        _pipeline_item(item, loc, None, steps, Path(path).parent, (Path(path).resolve(),))
-    return Pipeline(steps)
+    """The passes of a pipeline file (sdy_dsl/pipeline_files.py reads the format)."""
+    from .pipeline_files import load_pipeline_file as load
+    return load(path)
 
 
 def resolve_pipeline_file(spec: str | Path) -> Path:
@@ -249,54 +247,6 @@ def _error_at(where, message: str) -> SdyDslError:
     return UsageError(message)
 
 
-def _step_name(name, loc: Loc) -> str:
-    if not isinstance(name, str):
-        raise loc.error(f"a pass name is a string, got {name!r}")
-    try:
-        return check_pass_name(name)
-    except ValueError as e:
-        raise loc.error(str(e)) from None
-
-
-def _pipeline_item(item, loc: Loc, nested_in, steps, base: Path, including: tuple = ()):
-    if isinstance(item, dict) and len(item) == 1 and "pipeline" in item and nested_in is None:
-        # {pipeline: FILE}: the passes of another pipeline file (relative to this one).
-        target = (base / str(item["pipeline"])).resolve()
-        if not target.is_file():
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' not found")
-        if target in including:
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' includes itself")
-        doc = load_yaml(target)
-        if not isinstance(doc, dict) or not isinstance(doc.get("passes"), list):
-            raise Loc(str(target), 1, 1).error("a pipeline file is a mapping with a 'passes' list")
-        for j, sub in enumerate(doc["passes"]):
-            _pipeline_item(sub, doc["passes"].item_locs[j], None, steps, target.parent, including + (target,))
-        return
-    if isinstance(item, str):
-        steps.append(Step(_step_name(item, loc), {}, nested_in, loc))
-        return
-    if isinstance(item, dict) and len(item) == 1:
-        name, body = next(iter(item.items()))
-        bloc = item.loc_of(name)
-        if name == "func.func" and nested_in is not None:
-            raise item.key_loc(name).error("func.func cannot be nested in func.func")
-        if name == "func.func":
-            if not isinstance(body, list):
-                raise bloc.error("func.func takes a list of passes")
-            for j, sub in enumerate(body):
-                _pipeline_item(sub, body.item_locs[j], "func.func", steps, base, including)
-            return
-        if body is None:
-            body = {}
-        if not isinstance(body, dict):
-            raise bloc.error(f"options of '{name}' must be a mapping of option to value")
-        steps.append(Step(_step_name(name, item.key_loc(name)), dict(body), nested_in, item.key_loc(name),
-                          typed=True))
-        return
-    raise loc.error("a pipeline entry is a pass name, {pass: {option: value}}, {func.func: [passes]} "
-                    "or {pipeline: FILE}")
-
-
 # --------------------------------------------------------------------------- running
 
 
@@ -333,7 +283,12 @@ class PipelineRunner:
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
-            elif step.name.startswith(("sdy-", "mpmd-")):
+            elif step.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(step):
+                if step.pipeline is not None:
+                    raise self._missing_in_pipeline(step.pipeline, pipeline)
+                if shardy_patterns_of(step):
+                    raise self._step_error(step, f"not implemented by sdy-dsl yet: {step.name} with "
+                                                 f"enable-patterns={shardy_patterns_of(step)}")
                 raise not_implemented_error(step.name, self.registry, step.loc)
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
@@ -357,6 +312,14 @@ class PipelineRunner:
                     raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
                 plan.append(("mlir", step, text, None))
         return plan
+
+    def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:
+        """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order."""
+        missing = dict.fromkeys(
+            f"{s.name}{{enable-patterns={shardy_patterns_of(s)}}}" if shardy_patterns_of(s) else s.name
+            for s in pipeline.steps if s.pipeline == name and not self.registry.has(s.name)
+            and (s.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(s)))
+        return UsageError(f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
 
     @staticmethod
     def _step_error(step: Step, message: str):
@@ -427,6 +390,16 @@ class PipelineRunner:
         if runner.modified or not verified_before:
             verify_or_raise(module_op, passdef.name)
         self._verified = True
+
+
+def shardy_patterns_of(step: Step) -> str | None:
+    """The Shardy pattern labels (`sdy-collective`) a `canonicalize` step enables, or None.
+    MLIR's canonicalizer would run jaxlib's C++ Shardy patterns for them: such a
+    step is not run through MLIR."""
+    if step.name != "canonicalize":
+        return None
+    labels = [p for p in re.split(r"[{},\s]+", _mlir_option(step.options.get("enable-patterns", ""))) if p]
+    return ",".join(labels) if any(p.startswith(("sdy-", "mpmd-")) for p in labels) else None
 
 
 def check_manual_computations_canonicalizable(module_op) -> None:

@@ -63,6 +63,11 @@ PASSES: dict[str, list[str]] = {
     "sdy-unflatten-call-graph@exported": ["sdy-export-named-computations"],
     "sdy-unflatten-call-graph=dedup-functions-fully=true@exported": ["sdy-export-named-computations"],
     "sdy-sink-func-data-flow-edges@edges": ["sdy-add-func-data-flow-edges"],
+    "sdy-constant-or-scalar-merger": ["sdy-constant-or-scalar-splitter"],
+    "sdy-remove-sub-axes-in-input-output-shardings": [],
+    "sdy-remove-propagation-debug-info": [
+        "sdy-add-data-flow-edges", "sdy-apply-sharding-constraints=debug-sharding-origins=true",
+        "sdy-sink-data-flow-edges=sink-debug-sharding-origins=true"],
 }
 
 SHAPES = [(8, 8), (4, 6), (8,), (3,), (), (2, 4), (6, 4), (12,), (6, 6), (24, 2)]

@@ -1,4 +1,4 @@
-"""The README's first `run` example and its Python example work as written."""
+"""The README's main command, its first `run` example and its Python example work as written."""
 from __future__ import annotations
 
 import os
@@ -12,6 +12,22 @@ from lit_runner import run_sdy_dsl
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+
+
+def test_main_command_is_what_xla_runs_on_a_bundled_model(tmp_path, monkeypatch):
+    """The first command after installing: sdy-propagation-pipeline on an example, as the reference runs it."""
+    from reference import run_reference
+    first_sh = re.search(r"```sh\n(.*?)```", README, re.S).group(1)
+    opt_line = next(line for line in first_sh.splitlines() if line.startswith("sdy-dsl "))
+    argv = shlex.split(opt_line.split("#")[0])[1:]
+    assert argv[0] == "opt" and argv[2] == "-sdy-propagation-pipeline" and argv[1].startswith("examples/")
+    monkeypatch.chdir(ROOT)
+    argv[argv.index("-o") + 1] = str(tmp_path / "out.mlir")
+    rc, _, err = run_sdy_dsl(argv)
+    assert rc == 0, err
+    ok, expected = run_reference((ROOT / argv[1]).read_text(), "builtin.module(sdy-propagation-pipeline)")
+    assert ok
+    assert (tmp_path / "out.mlir").read_text() == expected
 
 
 def test_first_run_example_is_the_full_chain_on_a_real_model(tmp_path, monkeypatch):
