@@ -17,10 +17,11 @@ so that any two overlapping axes of the two shardings are equal.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .sharding import AxisRef, DimSharding, Mesh, TensorSharding
+from .sharding import AxisRef, DimSharding, Mesh, TensorSharding, axes_text
 
 INF = float("inf")
 
@@ -542,3 +543,39 @@ def reshard_steps(in_sharding: TensorSharding, out_sharding: TensorSharding, mes
                   shape: Sequence[int]) -> list[Step]:
     """The collectives from IN_SHARDING to OUT_SHARDING (see the module docstring)."""
     return CollectiveChain(in_sharding, out_sharding, mesh, shape).run()
+
+
+# --------------------------------------------------------------------------- collective attributes
+
+_AXIS = re.compile(r'"([^"]+)"(?::\((\d+)\)(\d+))?')
+_PARAM = re.compile(r"\{([^}]*)\}\s*:\s*(\d+)\s*->\s*(\d+)")
+
+
+def parse_axes(text: str) -> tuple[AxisRef, ...]:
+    """The axis refs of `{"x", "y":(1)2}` text, in order."""
+    return tuple(AxisRef(m.group(1)) if m.group(2) is None else AxisRef(m.group(1), int(m.group(2)), int(m.group(3)))
+                 for m in _AXIS.finditer(text))
+
+
+def parse_axes_per_dim(text: str) -> tuple[tuple[AxisRef, ...], ...]:
+    """`#sdy<list_of_axis_ref_lists[{"x"}, {}]>` -> one axis tuple per dimension."""
+    body = text[text.index("[") + 1:text.rindex("]")]
+    return tuple(parse_axes(group) for group in re.findall(r"\{([^}]*)\}", body))
+
+
+def parse_all_to_all_params(text: str) -> tuple[tuple[tuple[AxisRef, ...], int, int], ...]:
+    """`#sdy<all_to_all_param_list[{"x"}: 0->1, ...]>` -> ((axes, src, tgt), ...)."""
+    return tuple((parse_axes(m.group(1)), int(m.group(2)), int(m.group(3))) for m in _PARAM.finditer(text))
+
+
+def axes_per_dim_text(per_dim) -> str:
+    return "#sdy<list_of_axis_ref_lists[" + ", ".join("{" + axes_text(a) + "}" for a in per_dim) + "]>"
+
+
+def axis_list_text(axes) -> str:
+    return "#sdy<axis_ref_list{" + axes_text(axes) + "}>"
+
+
+def all_to_all_params_text(params) -> str:
+    return "#sdy<all_to_all_param_list[" + ", ".join(
+        "{" + axes_text(a) + f"}}: {s}->{t}" for a, s, t in params) + "]>"
