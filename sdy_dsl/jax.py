@@ -48,17 +48,26 @@ def apply(exported: jax.export.Exported, pipeline, *, rules=None,
     to call (`jax.jit(tuned.call)(*args)`). Its input/output shardings are the
     module's after the pipeline. VERIFY: compile it once with XLA's Shardy
     dump and raise `SdyDslError` listing the constraints XLA did not keep."""
-    source = exported.mlir_module()
-    tuned = run_pipeline(source, pipeline, rules=rules, options=options, debuginfo=True,
+    tuned = run_pipeline(exported.mlir_module(), pipeline, rules=rules, options=options, debuginfo=True,
                          source_name=f"<exported {exported.fun_name}>")
-    pinned = run_pipeline(tuned.text, PIN_PIPELINE, debuginfo=True).text
-    result = dataclasses.replace(exported, mlir_module_serialized=serialize(pinned),
-                                 **_sharding_fields(exported, source, pinned))
+    result = replace_module(exported, pin_for_xla(tuned.text))
     if verify:
         problems = unkept_constraints(result)
         if problems:
             raise SdyDslError("XLA did not keep these constraints as written:\n" + "\n".join(problems))
     return result
+
+
+def pin_for_xla(text: str) -> str:
+    """TEXT with every sharding closed and every op sharding pinned as a constraint."""
+    return run_pipeline(text, PIN_PIPELINE, debuginfo=True).text
+
+
+def replace_module(exported: jax.export.Exported, text: str) -> jax.export.Exported:
+    """EXPORTED with the module TEXT (serialized as jax.export does), and with
+    TEXT's @main argument/result shardings where they differ from EXPORTED's."""
+    return dataclasses.replace(exported, mlir_module_serialized=serialize(text),
+                               **_sharding_fields(exported, exported.mlir_module(), text))
 
 
 def serialize(text: str) -> bytes:

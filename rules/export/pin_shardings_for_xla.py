@@ -34,8 +34,11 @@ def pin_shardings(ctx: RewriteContext) -> None:
         attr = op.attributes[SHARDING_ATTR]
         if codec.sharding_kind(attr) != "per_value":
             continue
-        for result, sharding in zip(op.results, codec.sharding_per_value(attr)):
+        for result, sharding in zip(reversed(op.results), reversed(codec.sharding_per_value(attr))):
             with ir.InsertionPoint.after(op):
                 pinned = _constraint(result, codec.tensor_sharding_attr(sharding.closed()), op.location)
             result.replace_all_uses_except(pinned.results[0], pinned)
-            ctx.mark_changed()
+        # (the constraints say it all; XLA would read a while's or call's
+        # per-result sharding against its own, possibly simplified, tuple)
+        del op.attributes[SHARDING_ATTR]
+        ctx.mark_changed()
