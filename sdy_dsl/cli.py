@@ -35,6 +35,7 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline PIPELINE|none] [--rules DIR] [--json]
   sdy-dsl --version | --help"""
 
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
@@ -454,6 +455,9 @@ _parsing = False
 
 def _main(argv: list[str]) -> int:
     global _parsing
+    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py)
+        from .cost_cli import main as cost_main
+        return cost_main(argv[1:])
     _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:
