@@ -24,6 +24,7 @@ import json
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any, Mapping
 
 from jaxlib.mlir import ir
@@ -142,10 +143,13 @@ def compare_text(a: CostReport, b: CostReport, name_a: str = "A", name_b: str = 
 def cost(module_or_text, pipeline="shardy_full", *, rules=None,
          options: Mapping[str, Mapping[str, Any]] | None = None) -> CostReport:
     """Run PIPELINE (None: none), make the collectives explicit and measure them."""
-    text = module_or_text
+    text, name = module_or_text, None
+    if isinstance(module_or_text, Path):
+        text, name = module_or_text.read_text(), str(module_or_text)
     if pipeline is not None:
-        text = run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True).text
-    text = run_pipeline(text, EXPLICIT_COLLECTIVES, rules=rules, debuginfo=True).text
+        text = run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True, source_name=name).text
+        name = None
+    text = run_pipeline(text, EXPLICIT_COLLECTIVES, rules=rules, debuginfo=True, source_name=name).text
     return measure(text)
 
 
