@@ -148,6 +148,8 @@ def help_text() -> str:
              "  explain  run a pipeline with the debug options and print where VALUE's sharding came from;",
              "           VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
              "  passes   list the passes (or show one: description and options)",
+             "  cost     the collectives a module's sharding needs, per function (two inputs: side by side;",
+             "           --pipeline P|none first, default shardy_full; --rules DIR; --json)",
              "", "options:"]
     for f in FLAGS:
         spelling = f"--{f.name}" if len(f.name) > 1 else f"-{f.name}"
