@@ -102,13 +102,25 @@ def test_tuned_exported_runs_and_communicates_like_the_reference_route(name):
         assert ours != sj.compiled_collectives(fn, *args)
 
 
-def test_untuned_apply_keeps_jits_collectives():
+@pytest.mark.parametrize("x_spec", [P("data", None), P("data", "model")], ids=str)
+def test_untuned_apply_keeps_jits_collectives(x_spec):
     """With the shipped pipeline and no tuning, XLA's program is jax.jit's."""
-    fn, exported, args = _export(_mlp(P("data", None)))
+    fn, exported, args = _export(_mlp(x_spec))
     tuned = sj.apply(exported, "shardy_full")
     ours = sj.compiled_collectives(tuned, *args)
     assert ours == sj.compiled_collectives(fn, *args)
     assert ours["all-reduce"]["count"] > 0
+
+
+def test_untuned_apply_on_a_scan_is_the_reference_routes_program():
+    """Not jax.jit's on a scan: jit's program has 3 all-reduces; with every op
+    sharding of the loop body pinned as Shardy's chain decided it (the C++
+    route pinned the same way gives the same program), XLA all-gathers each
+    layer's weight slices and some activations inside the loop instead."""
+    fn, exported, args = _export(_scan(P("data", None)))
+    ours = sj.compiled_collectives(sj.apply(exported, "shardy_full"), *args)
+    assert ours == sj.compiled_collectives(_reference_route(exported, "aggressive"), *args)
+    assert ours != sj.compiled_collectives(fn, *args) == {"all-reduce": {"count": 3, "bytes": 6144}}
 
 
 def test_pinning_constrains_every_op_result_including_nested_regions():
