@@ -2,6 +2,7 @@
 collective canonicalization after it) against the C++ reference.
 
     python tests/fuzz_reshard_to_collectives.py --seed S --count N [--funcs K] [--keep DIR]
+    python tests/fuzz_reshard_to_collectives.py --zoo
 
 Each case is a module with a random mesh (1-4 axes of sizes 1, 2, 3, 4, 6, 8;
 sometimes a second mesh with the same axes in another device order) and K
@@ -12,7 +13,9 @@ tensor (dimension sizes that the axes divide or not). Both sides run
 `-sdy-reshard-to-collectives` (with and without keep-redundant-reshards) and
 the export pipeline's `canonicalize{enable-patterns={sdy-collective}}` after
 it; the outputs must be identical. A module the reference crashes on is
-split into its functions and each one compared on its own. Not a pytest
+split into its functions and each one compared on its own. `--zoo`: every
+zoo model and example, propagated by the reference, through Shardy's export
+with explicit collectives on both sides (see zoo_case). Not a pytest
 module (tests/test_reshard_to_collectives.py runs a seeded sample).
 """
 from __future__ import annotations
@@ -166,6 +169,19 @@ def check_case(header: str, funcs: list[str], pipeline: str) -> list[tuple[str, 
     return out
 
 
+def zoo_case(text: str) -> str:
+    """A real module through the C++ propagation chain, then Shardy's export
+    with explicit collectives (sdy_dsl/cost.py's chain: explicit reshards,
+    both canonicalizations, reshard-to-collectives) on both sides: 'same',
+    'mismatch' or 'skip' (the reference fails)."""
+    from sdy_dsl.cost import EXPLICIT_COLLECTIVES
+    from test_full_chain import REFERENCE_CHAIN
+    alive, res = in_child(run_reference, text, REFERENCE_CHAIN)
+    if not alive or not isinstance(res, tuple) or res[0] is not True:
+        return "skip"
+    return compare(res[1], EXPLICIT_COLLECTIVES).replace("crash", "skip")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
@@ -173,7 +189,20 @@ def main() -> int:
     ap.add_argument("--funcs", type=int, default=20)
     ap.add_argument("--keep", default="")
     ap.add_argument("--modes", default=",".join(PIPELINES))
+    ap.add_argument("--zoo", action="store_true", help="every zoo model and example through the export chain")
     args = ap.parse_args()
+    if args.zoo:
+        from models.zoo import MODELS, lowered
+        sources = [(n, lambda n=n: lowered(n)) for n in sorted(MODELS)]
+        sources += [(p.name, p.read_text) for p in sorted((HERE.parent / "examples").glob("*.mlir"))]
+        kinds = {}
+        for name, text in sources:
+            kind = zoo_case(text())
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if kind != "same":
+                print(kind.upper(), name)
+        print(kinds)
+        return 1 if kinds.get("mismatch") else 0
     rng = random.Random(args.seed)
     stats: dict[str, int] = {}
     for i in range(args.count):

@@ -31,3 +31,9 @@ def test_sample_uses_every_collective():
         seen += out
     for kind in ("all_gather", "all_slice", "all_to_all", "collective_permute"):
         assert f"sdy.{kind} " in seen, kind
+
+
+@pytest.mark.parametrize("model", ["gpt_scan_fsdp_4x2", "moe_2x2x2"])
+def test_export_with_explicit_collectives_on_zoo_models(model):
+    from models.zoo import lowered
+    assert fuzz.zoo_case(lowered(model)) == "same"
