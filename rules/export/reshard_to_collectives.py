@@ -7,9 +7,9 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
-from sdy_dsl.runtime.collectives import Step, reshard_steps
+from sdy_dsl.runtime.collectives import Step, all_to_all_params_text, axes_per_dim_text, reshard_steps
 from sdy_dsl.runtime.explicit_reshards import is_equivalent
-from sdy_dsl.runtime.sharding import Mesh, TensorSharding, axes_text, codec
+from sdy_dsl.runtime.sharding import Mesh, TensorSharding, codec
 from sdy_dsl.runtime.values import operation
 
 
@@ -56,20 +56,14 @@ def needs_collectives(ctx: RewriteContext, op: ir.Operation) -> bool:
     return src is None or _same_mesh(ctx, src, out)
 
 
-def _axes_per_dim(kind: str, step: Step) -> ir.Attribute:
-    dims = ", ".join("{" + axes_text(axes) + "}" for axes in step.axes)
-    return codec.attr(f"#sdy<list_of_axis_ref_lists[{dims}]>")
-
-
 def _attributes(step: Step) -> dict:
     attrs = {"out_sharding": codec.tensor_sharding_attr(step.sharding)}
     if step.kind == "all_gather":
-        attrs["gathering_axes"] = _axes_per_dim(step.kind, step)
+        attrs["gathering_axes"] = codec.attr(axes_per_dim_text(step.axes))
     elif step.kind == "all_slice":
-        attrs["slicing_axes"] = _axes_per_dim(step.kind, step)
+        attrs["slicing_axes"] = codec.attr(axes_per_dim_text(step.axes))
     elif step.kind == "all_to_all":
-        attrs["params"] = codec.attr(
-            f"#sdy<all_to_all_param_list[{{{axes_text(step.axes)}}}: {step.src_dim}->{step.tgt_dim}]>")
+        attrs["params"] = codec.attr(all_to_all_params_text([(step.axes, step.src_dim, step.tgt_dim)]))
     return attrs
 
 
