@@ -286,7 +286,8 @@ class CollectiveChain:
             return []
         # (Shardy steps its reverse iterator the wrong way here: when the last
         # axis is not a target axis the whole dimension is gathered, and only
-        # that axis leaves the in-set; otherwise nothing is.)
+        # that axis leaves the in-set; otherwise nothing is. No fuzzed case
+        # tells this from gathering the suffix of non-target axes.)
         start = len(ins)
         if ins[-1] not in self.out_map:
             self.in_set.discard(ins[-1])
