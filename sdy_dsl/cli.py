@@ -34,6 +34,7 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline PIPELINE|none] [--rules DIR] [--json]
   sdy-dsl --version | --help"""
 
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
@@ -146,6 +147,8 @@ def help_text() -> str:
              "  explain  run a pipeline with the debug options and print where VALUE's sharding came from;",
              "           VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
              "  passes   list the passes (or show one: description and options)",
+             "  cost     the collectives a module's sharding needs, per function (two inputs: side by side;",
+             "           --pipeline P|none first, default shardy_full; --rules DIR; --json)",
              "", "options:"]
     for f in FLAGS:
         spelling = f"--{f.name}" if len(f.name) > 1 else f"-{f.name}"
@@ -442,6 +445,9 @@ _parsing = False
 
 def _main(argv: list[str]) -> int:
     global _parsing
+    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py)
+        from .cost_cli import main as cost_main
+        return cost_main(argv[1:])
     _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:

@@ -290,27 +290,56 @@ class PipelineRunner:
                     raise self._step_error(step, f"not implemented by sdy-dsl yet: {step.name} with "
                                                  f"enable-patterns={shardy_patterns_of(step)}")
                 raise not_implemented_error(step.name, self.registry, step.loc)
+            elif step.name == "canonicalize" and "enable-patterns" in step.options:
+                plan.extend(self._plan_canonicalize_patterns(step))
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
                 # other name there could run jaxlib's C++ passes.
                 raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes'; MLIR passes "
                                              f"allowed: {', '.join(GENERIC_MLIR_PASSES)})")
             else:
-                for k, v in step.options.items():
-                    if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
-                        raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
-                text = step.name
-                if step.options:
-                    if step.typed:
-                        opts = " ".join(f"{k}={_mlir_option(v)}" for k, v in step.options.items())
-                    else:
-                        opts = " ".join(f"{k}={v}" for k, v in step.options.items())
-                    text += "{" + opts + "}"
-                if step.nested_in:
-                    text = f"{step.nested_in}({text})"
-                if parse_mlir_pipeline(f"builtin.module({text})") is None:
-                    raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
-                plan.append(("mlir", step, text, None))
+                plan.append(self._plan_mlir(step))
+        return plan
+
+    def _plan_mlir(self, step: Step, raw: dict | None = None):
+        """MLIR's own pass STEP (options RAW: already MLIR text, braces allowed)."""
+        for k, v in step.options.items():
+            if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
+                raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
+        text = step.name
+        options = [f"{k}={_mlir_option(v) if step.typed else v}" for k, v in step.options.items()]
+        options += [f"{k}={v}" for k, v in (raw or {}).items()]
+        if options:
+            text += "{" + " ".join(options) + "}"
+        if step.nested_in:
+            text = f"{step.nested_in}({text})"
+        if parse_mlir_pipeline(f"builtin.module({text})") is None:
+            raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
+        return ("mlir", step, text, None)
+
+    def _plan_canonicalize_patterns(self, step: Step) -> list:
+        """`canonicalize{enable-patterns={L,...}}`: the rule pass `canonicalize-L`
+        of each sdy label L (the sdy patterns as rules), then MLIR's canonicalize
+        (folding, dead code, region simplification) with only the other labels,
+        so that none of jaxlib's C++ sdy patterns runs."""
+        value = step.options["enable-patterns"]
+        labels = [str(v).strip() for v in value] if isinstance(value, (list, tuple)) else \
+            [v.strip() for v in str(value).strip("{}").split(",") if v.strip()]
+        plan, others = [], []
+        for label in labels:
+            name = f"canonicalize-{label}"
+            if self.registry.has(name):
+                passdef = self.registry.get(name)
+                plan.append(("rules", Step(name, {}, step.nested_in, step.loc), passdef,
+                             passdef.default_options()))
+            elif label.startswith(("sdy-", "mpmd-")):
+                raise self._step_error(step, f"not implemented by sdy-dsl yet: canonicalization patterns '{label}'")
+            else:
+                others.append(label)
+        # A label no pattern has: MLIR then applies none of its patterns.
+        rest = Step(step.name, {k: v for k, v in step.options.items() if k != "enable-patterns"},
+                    step.nested_in, step.loc, step.typed)
+        plan.append(self._plan_mlir(rest, {"enable-patterns": "{" + (",".join(others) or "sdy-dsl-none") + "}"}))
         return plan
 
     def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:

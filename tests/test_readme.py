@@ -54,3 +54,19 @@ def test_python_example(tmp_path):
     assert proc.stdout.startswith("module @jit__lambda")
     assert 'sdy.sharding_origins = {data = "self"}' in proc.stdout
     assert "'sdy-user-priority-propagate': " in proc.stdout
+
+
+def test_jax_loop_example(tmp_path):
+    """The README's JAX loop (lower, tune, cost, apply, run, check) runs as written."""
+    section = README[README.index("## From JAX and back"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env.pop("XLA_FLAGS", None)  # the example sets it itself
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == ["aggressive", "basic", "change", "(bytes)"]
+    jit_line = next(line for line in lines if line.startswith("jax.jit:"))
+    tuned_line = next(line for line in lines if line.startswith("tuned:"))
+    assert "all-reduce" in jit_line and jit_line.split(":", 1)[1] != tuned_line.split(":", 1)[1]
