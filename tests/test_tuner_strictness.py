@@ -88,3 +88,42 @@ def test_disable_rules_in_extends_only_file_takes_effect(tmp_path):
                                    "disable-rules: [close-and-drop-replicated]\n"})
     assert rc == 0, err
     assert "[{?}]" in out
+
+
+CONSTRAINED = textwrap.dedent("""\
+    sdy.mesh @mesh = <["x"=2]>
+    func.func @main(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+      %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> : tensor<8xf32>
+      %1 = sdy.sharding_constraint %0 <@mesh, [{}]> : tensor<8xf32>
+      return %1 : tensor<8xf32>
+    }
+    """)
+SAME_SHARDING_PASS = textwrap.dedent("""\
+    pass: mark-redundant-constraints
+    summary: Marks a constraint its operand already satisfies.
+    anchor: func.func
+    rules:
+      - id: mark-redundant
+        match: "%r = sdy.sharding_constraint(%x) {sharding = $s}"
+        where: sharding(%x) == $s and not has_attr(defining_op(%r), "redundant")
+        rewrite:
+          - set_attr(defining_op(%r), "redundant", true)
+    """)
+
+
+def test_decoded_sharding_compares_with_a_sharding_attribute(tmp_path):
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "mark.yaml").write_text(SAME_SHARDING_PASS)
+    module = tmp_path / "m.mlir"
+    module.write_text(CONSTRAINED)
+    rc, out, err = run_sdy_dsl(["opt", str(module), "-mark-redundant-constraints", "--rules", str(rules),
+                                "--explain", "mark-redundant"])
+    assert rc == 0, err
+    assert '%0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> {redundant = true}' in out
+    assert "%1 = sdy.sharding_constraint %0 <@mesh, [{}]> : tensor<8xf32>" in out
+    # --explain shows the two values the failing comparison saw.
+    assert (f"{module}:4:8: explain: mark-redundant-constraints/mark-redundant did not fire on "
+            "'sdy.sharding_constraint': constraint 1 failed: sharding(%x) == $s and not "
+            'has_attr(defining_op(%r), "redundant") (compared #sdy.sharding<@mesh, [{"x"}]> with '
+            "#sdy.sharding<@mesh, [{}]>)") in err
