@@ -35,8 +35,10 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl builders [--rules DIR] [--json]
   sdy-dsl --version | --help"""
 
+COMMANDS = ("opt", "run", "explain", "passes", "builders")
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
 
 
@@ -102,7 +104,7 @@ FLAGS = [
     Flag("verify-diagnostics", "verify", False, ("opt",), "check the diagnostics against the "
          "'// expected-error' (warning, note, remark) comments of the input"),
     Flag("allow-unregistered-dialect", "unregistered", False, _OBSERVE, "accept ops of unregistered dialects"),
-    Flag("rules", "rule_dirs", True, _OBSERVE + ("explain", "passes"), "load rule files (and data files such as "
+    Flag("rules", "rule_dirs", True, _OBSERVE + ("explain", "passes", "builders"), "load rule files (and data files such as "
          "op_sharding_rules.yaml) from DIR over the built-in ones", "DIR", True),
     Flag("only-rules", "only_rule_dirs", True, _OBSERVE + ("passes",), "load rule files from DIR only, "
          "without the built-in ones", "DIR", True),
@@ -133,7 +135,7 @@ FLAGS = [
          "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
     Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts and, inside propagation, "
          "its progress every half second (stderr)"),
-    Flag("json", "json", False, ("passes",), "list the passes as JSON"),
+    Flag("json", "json", False, ("passes", "builders"), "list the passes (builders) as JSON"),
 ]
 FLAG_BY_NAME = {f.name: f for f in FLAGS}
 
@@ -147,6 +149,7 @@ def help_text() -> str:
              "  explain  run a pipeline with the debug options and print where VALUE's sharding came from;",
              "           VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
              "  passes   list the passes (or show one: description and options)",
+             "  builders list the sharding-rule builders of op_sharding_rules.yaml: arguments, factor roles, ops",
              "", "options:"]
     for f in FLAGS:
         spelling = f"--{f.name}" if len(f.name) > 1 else f"-{f.name}"
@@ -166,8 +169,8 @@ def parse_args(argv: list[str]) -> Args:
         print(f"sdy-dsl {__version__}")
         raise SystemExit(0)
     args = Args(command=argv[0])
-    if args.command not in ("opt", "run", "passes", "explain"):
-        raise UsageError(f"unknown command '{args.command}' (expected opt, run, explain or passes)")
+    if args.command not in COMMANDS:
+        raise UsageError(f"unknown command '{args.command}' (expected {', '.join(COMMANDS)})")
     positional = []
     i = 1
     while i < len(argv):
@@ -225,8 +228,8 @@ def parse_args(argv: list[str]) -> Args:
         if len(positional) != 2:
             raise UsageError("explain takes INPUT.mlir VALUE")
         args.input, args.value = positional
-    elif len(positional) > 1:
-        raise UsageError(f"unexpected argument '{positional[1]}'")
+    elif len(positional) > (1 if args.command == "passes" else 0):
+        raise UsageError(f"unexpected argument '{positional[-1]}'")
     elif positional:
         args.pass_name = positional[0]
     return args
@@ -469,6 +472,10 @@ def _main(argv: list[str]) -> int:
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":
         return cmd_passes(args, registry)
+    if args.command == "builders":
+        from .language_reference import builder_rows, builders_text
+        print(json.dumps(builder_rows(args.rule_dirs), indent=2) if args.json else builders_text(args.rule_dirs))
+        return 0
     pipeline = build_pipeline(args, registry)
     if args.debug_sharding:
         from .api import with_options

@@ -17,7 +17,7 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.runtime.op_registry import active
 from sdy_dsl.runtime.op_sharding_rule import (
     NEED_REPLICATION, NULL_DIM, PASS_THROUGH, PERMUTATION, REDUCTION,
-    OpShardingRule, RuleBuilder, tensor_shapes)
+    OpShardingRule, RuleBuilder, factor_roles, tensor_shapes)
 
 
 # ---------------------------------------------------------------- helpers
@@ -221,20 +221,27 @@ def convolution(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
+@factor_roles("lhs_non_contracting", "rhs_non_contracting", "contracting")
 def dot(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """A vector or matrix product: the non-contracting dimensions pass through,
+    the contracting one is a reduction factor."""
     (lhs_shape, rhs_shape), result_shapes = _shapes(op)
     builder = RuleBuilder([lhs_shape, rhs_shape], result_shapes)
     lhs_is_matrix, rhs_is_matrix = len(lhs_shape) == 2, len(rhs_shape) == 2
     if lhs_is_matrix:
-        builder.add_factor([0, NULL_DIM], 0, lhs_shape[0])
+        builder.add_factor([0, NULL_DIM], 0, lhs_shape[0], role="lhs_non_contracting")
     if rhs_is_matrix:
-        builder.add_factor([NULL_DIM, 1], 1 if lhs_is_matrix else 0, rhs_shape[1])
-    builder.add_factor([1 if lhs_is_matrix else 0, 0], NULL_DIM, rhs_shape[0], REDUCTION)
+        builder.add_factor([NULL_DIM, 1], 1 if lhs_is_matrix else 0, rhs_shape[1], role="rhs_non_contracting")
+    builder.add_factor([1 if lhs_is_matrix else 0, 0], NULL_DIM, rhs_shape[0], REDUCTION, role="contracting")
     return builder.build()
 
 
 @hook
+@factor_roles("batch", "lhs_non_contracting", "rhs_non_contracting", "contracting")
 def dot_general(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per batching dimension pair, per non-contracting dimension of
+    each side (in the result's order), and a reduction factor per contracting
+    dimension pair."""
     (lhs_shape, rhs_shape), result_shapes = _shapes(op)
     dims = stablehlo.DotDimensionNumbers(_attr(op, "dot_dimension_numbers"))
     lhs_batch, rhs_batch = dims.lhs_batching_dimensions, dims.rhs_batching_dimensions
@@ -242,18 +249,18 @@ def dot_general(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     builder = RuleBuilder([lhs_shape, rhs_shape], result_shapes)
     out_dim = 0
     for lhs_dim, rhs_dim in zip(lhs_batch, rhs_batch):
-        builder.add_factor([lhs_dim, rhs_dim], out_dim, lhs_shape[lhs_dim])
+        builder.add_factor([lhs_dim, rhs_dim], out_dim, lhs_shape[lhs_dim], role="batch")
         out_dim += 1
     for lhs_dim, size in enumerate(lhs_shape):
         if lhs_dim not in lhs_contract and lhs_dim not in lhs_batch:
-            builder.add_factor([lhs_dim, NULL_DIM], out_dim, size)
+            builder.add_factor([lhs_dim, NULL_DIM], out_dim, size, role="lhs_non_contracting")
             out_dim += 1
     for rhs_dim, size in enumerate(rhs_shape):
         if rhs_dim not in rhs_contract and rhs_dim not in rhs_batch:
-            builder.add_factor([NULL_DIM, rhs_dim], out_dim, size)
+            builder.add_factor([NULL_DIM, rhs_dim], out_dim, size, role="rhs_non_contracting")
             out_dim += 1
     for lhs_dim, rhs_dim in zip(lhs_contract, rhs_contract):
-        builder.add_factor([lhs_dim, rhs_dim], NULL_DIM, lhs_shape[lhs_dim], REDUCTION)
+        builder.add_factor([lhs_dim, rhs_dim], NULL_DIM, lhs_shape[lhs_dim], REDUCTION, role="contracting")
     return builder.build()
 
 
