@@ -433,23 +433,27 @@ def _result_sharding(op, index: int) -> str:
 
 
 def explain(source: str | bytes, value_spec: str, pipeline: Pipeline, *, rules: list | None = None,
-            source_name: str = "<python>", report: str | None = None) -> str:
-    """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given)."""
+            source_name: str = "<python>", report: str | None = None, progress: bool = False,
+            timings: dict | None = None) -> str:
+    """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given);
+    PROGRESS prints each pass as it starts; TIMINGS (a dict) receives each pass's seconds."""
     from .api import run_pipeline, with_options
-    options = debug_options(pipeline, PassRegistry([Path(d) for d in rules or []]))
+    options = debug_options(pipeline, PassRegistry(pipeline.rule_dirs + [Path(d) for d in rules or []]))
     note = ""
     try:
         result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
-                              source_name=source_name)
+                              source_name=source_name, progress=progress)
     except DiagnosticsError as e:
         # The reference's propagation edges cannot always be recorded (e.g. on a
         # data-flow edge with several sources its verifier rejects them, in the
         # reference too): fall back to the origins alone.
         origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
         result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
-                              rules=rules, debuginfo=True, source_name=source_name)
+                              rules=rules, debuginfo=True, source_name=source_name, progress=progress)
         note = ("note: origins only: the propagation steps could not be recorded on this module "
                 f"({e.lines[0] if e.lines else e})")
+    if timings is not None:
+        timings.update(result.pass_seconds)
     with make_context(), ir.Location.unknown():
         module = ir.Module.parse(result.text)
         stories = ModuleStories(module, source_name)

@@ -17,7 +17,7 @@ from pathlib import Path
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-from .errors import RuleFileError, SdyDslError, UsageError
+from .errors import RuleFileError, SdyDslError, UsageError, did_you_mean
 from .interp.driver import Observer, PassRunner
 from .interp.syntax import unquoted
 from .interp.yaml_loader import Loc, load_yaml
@@ -39,6 +39,7 @@ class Step:
 @dataclass
 class Pipeline:
     steps: list[Step]
+    rule_dirs: list[Path] = field(default_factory=list)  # a pipeline file's `rules:` (relative to it)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -156,8 +157,8 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
     if not isinstance(doc, dict) or "passes" not in doc:
         raise top.error("a pipeline file is a mapping with a 'passes' list")
     for key in doc:
-        if key not in ("passes", "description"):
-            raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'passes' or 'description')")
+        if key not in ("passes", "description", "rules"):
+            raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'passes', 'rules' or 'description')")
     raw = doc["passes"]
     if not isinstance(raw, list):
         raise doc.loc_of("passes").error("'passes' must be a list")
@@ -165,7 +166,24 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
     for i, item in enumerate(raw):
         loc = raw.item_locs[i]
         _pipeline_item(item, loc, None, steps, Path(path).parent, (Path(path).resolve(),))
-    return Pipeline(steps)
+    return Pipeline(steps, _rule_dirs(doc, Path(path).parent))
+
+
+def _rule_dirs(doc, base: Path) -> list[Path]:
+    """`rules: DIR` (or a list): the pipeline's own rule directories, like --rules."""
+    if "rules" not in doc:
+        return []
+    raw = doc["rules"]
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(d, str) for d in items):
+        raise doc.loc_of("rules").error("'rules' is a rules directory or a list of them")
+    dirs = []
+    for d in items:
+        directory = (base / d).resolve()
+        if not directory.is_dir():
+            raise doc.loc_of("rules").error(f"rules directory '{d}' does not exist (relative to the pipeline file)")
+        dirs.append(directory)
+    return dirs
 
 
 def resolve_pipeline_file(spec: str | Path) -> Path:
@@ -231,9 +249,14 @@ def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyD
     name; nothing is run) is "not implemented by sdy-dsl yet", naming every
     pass of a pipeline that sdy-dsl lacks; any other name is unknown.
     """
+    from .rule_library import builtin_library
+    if not registry.library.includes_builtin and name in builtin_library().pass_files:
+        return _error_at(where, f"pass '{name}' is built in, and --only-rules leaves the built-in passes out "
+                                f"(--rules DIR loads yours over them)")
     nesting = mlir_pass_nesting(name)
     if nesting is None:
-        return _error_at(where, f"unknown pass '{name}' (see 'sdy-dsl passes')")
+        return _error_at(where, f"unknown pass '{name}'{did_you_mean(name, registry.names())} "
+                                f"(see 'sdy-dsl passes')")
     text = f"builtin.module({name})" if nesting == "builtin.module" else f"builtin.module(func.func({name}))"
     expanded = _pass_names_in(str(parse_mlir_pipeline(text)))
     missing = list(dict.fromkeys(n for n in expanded if n.startswith(("sdy-", "mpmd-"))
@@ -260,10 +283,15 @@ def _step_name(name, loc: Loc) -> str:
 
 def _pipeline_item(item, loc: Loc, nested_in, steps, base: Path, including: tuple = ()):
     if isinstance(item, dict) and len(item) == 1 and "pipeline" in item and nested_in is None:
-        # {pipeline: FILE}: the passes of another pipeline file (relative to this one).
+        # {pipeline: FILE}: the passes of another pipeline file (relative to this
+        # one), or of a shipped pipeline by name ({pipeline: shardy_full}).
         target = (base / str(item["pipeline"])).resolve()
+        if not target.is_file() and shipped_pipeline(str(item["pipeline"])) is not None:
+            target = shipped_pipeline(str(item["pipeline"])).resolve()
         if not target.is_file():
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' not found")
+            raise item.loc_of("pipeline").error(
+                f"pipeline file '{item['pipeline']}' not found (nor a shipped pipeline: "
+                f"{', '.join(shipped_pipeline_names())})")
         if target in including:
             raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' includes itself")
         doc = load_yaml(target)
@@ -303,8 +331,11 @@ def _pipeline_item(item, loc: Loc, nested_in, steps, base: Path, including: tupl
 class PipelineRunner:
     def __init__(self, registry: PassRegistry, pipeline: Pipeline, observer: Observer | None = None,
                  dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
-                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False):
+                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False,
+                 print_after_change: bool = False, asm_options: dict | None = None):
         self.registry = registry
+        # --mlir-print-ir-after-change; MLIR printer flags (print_generic_op_form, large_elements_limit)
+        self.print_after_change, self.asm_options = print_after_change, dict(asm_options or {})
         self.print_before_all, self.print_after_all, self.debuginfo = print_before_all, print_after_all, debuginfo
         self.observer = observer or Observer()
         self.dump_dir = Path(dump_dir) if dump_dir else None
@@ -327,7 +358,8 @@ class PipelineRunner:
                     decl = passdef.options.get(key)
                     if decl is None:
                         known = ", ".join(sorted(passdef.options)) or "none"
-                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}' (options: {known})")
+                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}'"
+                                                     f"{did_you_mean(key, passdef.options)} (options: {known})")
                     try:
                         options[key] = decl.check_value(value) if step.typed else decl.parse(value)
                     except ValueError as e:
@@ -374,6 +406,7 @@ class PipelineRunner:
                 print(f"[{i + 1}/{total}] {step.name} ...", file=sys.stderr, flush=True)
             if self.print_before_all:
                 self._print_ir("Before", step.name, module)
+            before = self.module_text(module) if self.print_after_change else None
             if kind == "mlir":
                 if step.name in ("inline", "canonicalize"):
                     check_manual_computations_canonicalizable(module_op)
@@ -392,7 +425,7 @@ class PipelineRunner:
             dt = time.perf_counter() - t0
             self.timings.append((step.name, dt))
             self.observer.pass_seconds[step.name] = self.observer.pass_seconds.get(step.name, 0.0) + dt
-            if self.print_after_all:
+            if self.print_after_all or (before is not None and self.module_text(module) != before):
                 self._print_ir("After", step.name, module)
             if self.dump_dir is not None:
                 path = self.dump_dir / f"{i + 1:02d}_{step.name}.mlir"
@@ -405,7 +438,8 @@ class PipelineRunner:
     def module_text(self, module: ir.Module) -> str:
         """The module as text, with locations when --mlir-print-debuginfo asked for them
         (MLIR's printer verifies the module first unless it is known to verify)."""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified)
+        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified,
+                                        **self.asm_options)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.

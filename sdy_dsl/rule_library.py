@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from .errors import RuleFileError, UsageError
+from .errors import RuleFileError, UsageError, did_you_mean
 
 from .resources import builtin_rules_dir
 
@@ -33,6 +33,7 @@ class RuleLibrary:
         for d in self.user_dirs:
             if not d.is_dir():
                 raise UsageError(f"rules directory '{d}' does not exist")
+        self.includes_builtin = include_builtin
         self.dirs = ([builtin_rules_dir()] if include_builtin else []) + self.user_dirs
 
     # ------------------------------------------------------------------ files
@@ -99,9 +100,7 @@ _ACCEPTED_SUFFIXES = {".yaml", ".py", ".pyc", ".md", ".txt", ".rst"}
 
 
 def _did_you_mean(name: str) -> str:
-    from difflib import get_close_matches
-    close = get_close_matches(name, DATA_FILES, n=1, cutoff=0.75)
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return did_you_mean(name, DATA_FILES, cutoff=0.75)
 
 
 def check_files_recognised(directory: Path) -> None:

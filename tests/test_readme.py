@@ -29,7 +29,6 @@ def test_first_run_example_is_the_full_chain_on_a_real_model(tmp_path, monkeypat
 
 def test_python_example(tmp_path):
     code = re.search(r"\*\*\.\.\. call it from Python\?\*\*\n\n```python\n(.*?)```", README, re.S).group(1)
-    code = code.replace('rules="my_rules",', "")  # the example's own rule directory does not exist here
     env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
