@@ -143,8 +143,8 @@ FLAGS = [
          "with more than N elements as dense_resource<__elided__>", "N"),
     Flag("mlir-print-ir-after-change", "print_after_change", False, _OBSERVE, "print the module after each "
          "pass that changed it (stderr)"),
-    Flag("verify-each", None, False, _OBSERVE, "accepted: sdy-dsl always verifies the module after each pass"),
-    Flag("mlir-disable-threading", None, False, _OBSERVE, "accepted: sdy-dsl runs its passes on one thread"),
+    Flag("verify-each", None, False, _OBSERVE, "no effect here: sdy-dsl always verifies the module after each pass"),
+    Flag("mlir-disable-threading", None, False, _OBSERVE, "no effect here: sdy-dsl runs its passes on one thread"),
     Flag("debug-sharding", "debug_sharding", False, _OBSERVE, "turn on the reference's debug options "
          "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
     Flag("progress", "progress", False, _OBSERVE + ("explain",), "print each pass as it starts and, inside propagation, "
@@ -268,7 +268,8 @@ def parse_args(argv: list[str]) -> Args:
         elif flag.attr is not None:
             setattr(args, flag.attr, value not in ("false", "0"))
         elif value in ("false", "0"):
-            raise UsageError(f"option '{a}': {flag.help.removeprefix('accepted: ')} (it cannot be turned off)")
+            reason = flag.help.split(": ", 1)[-1]
+            raise UsageError(f"option '{a}': {reason} (it cannot be turned off)")
     _check_flag_values(args)
     if args.command == "opt":
         if len(positional) > 1:
