@@ -37,3 +37,20 @@ def test_python_example(tmp_path):
     assert proc.stdout.startswith("module @jit__lambda")
     assert 'sdy.sharding_origins = {data = "self"}' in proc.stdout
     assert "'sdy-user-priority-propagate': " in proc.stdout
+
+
+def test_install_brings_what_the_tests_need():
+    """The README's set-up commands install the browser the report test drives
+    (no test depends on anything else of the system), and the package pins
+    nothing tighter than its outputs need; `pip install 'sdy-dsl[jax]'` brings jax."""
+    import tomllib
+    from test_explain import BROWSER_HELP
+    first_sh = re.search(r"```sh\n(.*?)```", README, re.S).group(1)
+    apt = next(line for line in first_sh.splitlines() if line.startswith("apt-get install"))
+    assert apt.split("#")[0].split()[-2:] == ["chromium", "chromium-driver"]
+    assert "apt-get install chromium chromium-driver" in BROWSER_HELP
+    assert any(line.startswith("pip install -e '.[test]'") for line in first_sh.splitlines())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    exact = [d for d in project["dependencies"] if "==" in d]
+    assert exact == ["jaxlib==0.10.2"]  # the MLIR bindings the rules run on
+    assert project["optional-dependencies"]["jax"] == ["jax==0.10.2"]
