@@ -104,6 +104,26 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         warnings=[m for m in messages if ": warning: " in m])
 
 
+def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = "shardy_full", *,
+            rules: str | Path | Sequence[str | Path] | None = None, report: str | Path | None = None,
+            source_name: str | None = None) -> str:
+    """Why VALUE got its sharding: `sdy-dsl explain` from Python.
+
+    Runs PIPELINE (as `run_pipeline` takes it) with the reference's debug
+    options and returns, per axis of VALUE's sharding, the user sharding it
+    came from and the propagation steps that carried it (the text the CLI
+    prints). VALUE: `%name`, `main:arg 3`, `main:result 0`, `file.py:12:8` or
+    a JAX name. REPORT: also write the HTML report of every value there."""
+    from .stories import explain as explain_value
+    source = module_source(module_or_text)
+    if source_name is None:
+        source_name = str(module_or_text) if _is_path(module_or_text) else "<python>"
+    rule_dirs = [Path(d) for d in ([rules] if isinstance(rules, (str, Path)) else list(rules or []))]
+    pipe = pipeline_of(pipeline, PassRegistry(rule_dirs))
+    return explain_value(source, value, pipe, rules=rule_dirs, source_name=source_name,
+                         report=str(report) if report is not None else None)
+
+
 def module_source(module_or_text: ModuleLike) -> str | bytes:
     """The input as MLIR text or bytecode, independent of the caller's context."""
     if _is_path(module_or_text):

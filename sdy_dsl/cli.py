@@ -36,9 +36,10 @@ USAGE = """usage:
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
   sdy-dsl builders [--rules DIR] [--json]
+  sdy-dsl diff A.mlir B.mlir [--report OUT.html]
   sdy-dsl --version | --help"""
 
-COMMANDS = ("opt", "run", "explain", "passes", "builders")
+COMMANDS = ("opt", "run", "explain", "diff", "passes", "builders")
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
 
 
@@ -101,8 +102,8 @@ FLAGS = [
          "'builtin.module(inline,func.func(sdy-sharding-constraint-to-reshard))'", "PIPELINE"),
     Flag("pipeline", "pipeline_file", True, ("explain",), "the pipeline explain runs (a YAML file or a "
          "shipped name; default: shardy_full)", "PIPELINE"),
-    Flag("report", "report", True, ("explain",), "also write an HTML report of every value's sharding "
-         "and where it came from", "OUT.html"),
+    Flag("report", "report", True, ("explain", "diff"), "also write an HTML report of every value's sharding "
+         "and where it came from (diff: both shardings)", "OUT.html"),
     Flag("split-input-file", "split", False, _OBSERVE, "split the input at '// -----' lines and "
          "process each chunk on its own"),
     Flag("verify-diagnostics", "verify", False, ("opt",), "check the diagnostics against the "
@@ -171,6 +172,8 @@ SUBCOMMAND_HELP = {
     "run": "run a pipeline file, or a shipped pipeline by name (e.g. 'shardy_full')",
     "explain": "run a pipeline with the debug options and print where VALUE's sharding came from; "
                "VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
+    "diff": "print each value whose sharding differs between two output modules (two runs, e.g. tuned "
+            "and untuned), by function and SSA name; --report writes them as a page",
     "passes": "list the passes (or show one: description and options)",
     "builders": "list the sharding-rule builders of op_sharding_rules.yaml: arguments, factor roles, ops",
 }
@@ -284,6 +287,10 @@ def parse_args(argv: list[str]) -> Args:
     elif args.command == "explain":
         if len(positional) != 2:
             raise UsageError("explain takes INPUT.mlir VALUE")
+        args.input, args.value = positional
+    elif args.command == "diff":
+        if len(positional) != 2:
+            raise UsageError("diff takes A.mlir B.mlir (two output modules)")
         args.input, args.value = positional
     elif len(positional) > (1 if args.command == "passes" else 0):
         raise UsageError(f"unexpected argument '{positional[-1]}'")
@@ -485,6 +492,25 @@ def cmd_passes(args: Args, registry: PassRegistry) -> int:
     return 0
 
 
+def cmd_diff(args: Args) -> int:
+    from .report import diff_report_data, diff_text, render, report_model, write_page
+    from .stories import ModuleStories
+    from jaxlib.mlir import ir
+    models = []
+    with make_context(args.unregistered), ir.Location.unknown():
+        for path in (args.input, args.value):
+            name, source = read_input(path)
+            try:
+                module = ir.Module.parse(source)
+            except ir.MLIRError as e:
+                raise SdyDslError(f"cannot parse: {e}", name) from None
+            models.append(report_model(ModuleStories(module, name)))
+        print(diff_text(models[0], models[1], args.input, args.value))
+        if args.report is not None:
+            write_page(args.report, render(diff_report_data(models[0], models[1], args.input, args.value)))
+    return 0
+
+
 # The cyclic garbage collector's default gen-0 threshold (700 allocations) makes it
 # scan again and again the many small objects a run keeps until it ends (parsed
 # shardings, rules, memoized steps): ~10% of the time on a 30,000-op module. A
@@ -562,6 +588,8 @@ def _main(argv: list[str]) -> int:
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":
         return cmd_passes(args, registry)
+    if args.command == "diff":
+        return cmd_diff(args)
     if args.command == "builders":
         from .language_reference import builder_rows, builders_text
         print(json.dumps(builder_rows(args.rule_dirs), indent=2) if args.json else builders_text(args.rule_dirs))
@@ -572,10 +600,10 @@ def _main(argv: list[str]) -> int:
                                 include_builtin=not args.only_rule_dirs)
     if args.debug_sharding:
         from .api import with_options
-        from .explain import debug_options
+        from .stories import debug_options
         pipeline = with_options(pipeline, debug_options(pipeline, registry))
     if args.command == "explain":
-        from .explain import explain
+        from .stories import explain
         fname, source = read_input(args.input)
         timings: dict[str, float] = {}
         print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report,

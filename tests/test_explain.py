@@ -24,7 +24,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 from jax.sharding import NamedSharding, PartitionSpec as P  # noqa: E402
 
-from sdy_dsl.explain import ModuleStories, report_data  # noqa: E402
+from sdy_dsl.stories import ModuleStories, report_data  # noqa: E402
 from sdy_dsl.mlir_context import make_context  # noqa: E402
 
 D = "debug-sharding-origins=true debug-propagation-edge-sharding=true"
@@ -70,7 +70,7 @@ def stories_of(text: str, name: str) -> dict:
 @pytest.mark.parametrize("constrained", [False, True])
 def test_every_story_matches_the_reference_debug_attributes(constrained, tmp_path):
     import sdy_dsl
-    from sdy_dsl.explain import debug_options
+    from sdy_dsl.stories import debug_options
     from sdy_dsl.passes import PassRegistry
     from sdy_dsl.api import pipeline_of
     registry = PassRegistry([])
