@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from lit_runner import run_sdy_dsl  # noqa: E402
+from reduce_module import reduce  # noqa: E402
 from reference import pipeline_from_flags, run_reference  # noqa: E402
 
 # pass flag (with options) -> reference passes run first to make its input
@@ -563,6 +564,15 @@ def check(text, key, prefix, tmp):
     return "ok" if out == expected else ("diff", text, expected, out)
 
 
+def _fails(text, key, tmp, kind):
+    """Whether `text` (a module before the prefix passes) still shows a `kind` difference on `key`."""
+    alive, res = reference(text, [])
+    if not alive or res[0] is not True:
+        return False
+    result = check(text, key, PASSES[key], tmp)
+    return not isinstance(result, str) and result[0] == kind
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
@@ -571,6 +581,8 @@ def main(argv=None):
     ap.add_argument("--keep", default="", help="directory for mismatching inputs/outputs")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--print", action="store_true", help="only print the generated modules")
+    ap.add_argument("--reduce", action="store_true",
+                    help="shrink each mismatching module (written to --keep as reduced.mlir, else printed)")
     args = ap.parse_args(argv)
     global VERBOSE
     VERBOSE = args.v
@@ -595,12 +607,17 @@ def main(argv=None):
                 stats["mismatch"] += 1
                 kind, inp, exp, act = result
                 print(f"MISMATCH seed={seed} pass={key} ({kind})")
+                small = reduce(text, lambda t, key=key, kind=kind: _fails(t, key, tmp, kind)) if args.reduce else ""
                 if args.keep:
                     d = Path(args.keep) / f"{seed}_{key.replace('=', '_')}"
                     d.mkdir(parents=True, exist_ok=True)
                     (d / "in.mlir").write_text(inp)
                     (d / "expected.mlir").write_text(exp)
                     (d / "actual.mlir").write_text(act)
+                    if small:
+                        (d / "reduced.mlir").write_text(small)
+                elif small:
+                    print(small)
                 if args.v:
                     print(inp, "\n--- expected\n", exp, "\n--- actual\n", act)
     if args.v:
