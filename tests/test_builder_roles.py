@@ -86,3 +86,20 @@ def test_unknown_role_is_a_located_error(tmp_path):
     assert err.strip() == (f"{rules}/op_sharding_rules.yaml:1:69: error: builder 'dot_general' has no factor "
                            "role 'contractin'; its roles: batch, lhs_non_contracting, rhs_non_contracting, "
                            "contracting")
+
+
+def test_reduce_kinds_by_role(tmp_path):
+    rules = tmp_path / "my_rules"
+    rules.mkdir()
+    (rules / "op_sharding_rules.yaml").write_text("stablehlo.reduce: {builder: reduce, need_replication: [reduced]}\n")
+    module = tmp_path / "m.mlir"
+    module.write_text(textwrap.dedent("""\
+        func.func @main(%arg0: tensor<4x8xf32>) -> tensor<4xf32> {
+          %c = stablehlo.constant dense<0.0> : tensor<f32>
+          %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+          return %0 : tensor<4xf32>
+        }
+        """))
+    rc, out, err = run_sdy_dsl(["opt", str(module), "-sdy-populate-op-sharding-rules", "--rules", str(rules)])
+    assert rc == 0, err
+    assert "#sdy.op_sharding_rule<([i, j], [])->([i]) {i=4, j=8} need_replication={j}>" in out

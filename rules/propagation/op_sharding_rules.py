@@ -135,7 +135,10 @@ def broadcast_in_dim(op: ir.Operation, conservative: bool = False) -> OpSharding
 
 
 @hook
+@factor_roles("concatenated", "other")
 def concatenate(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per dimension; the concatenated one (absent when conservative)
+    is a permutation when the operands are slices of one tensor, else needs replication."""
     operand_shapes, result_shapes = _shapes(op)
     concat_dim = _int(op, "dimension")
     operands = list(op.operation.operands)
@@ -154,9 +157,9 @@ def concatenate(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     builder = RuleBuilder(operand_shapes, result_shapes)
     for dim, size in enumerate(result_shapes[0]):
         if dim != concat_dim:
-            builder.add_factor_everywhere(dim, size)
+            builder.add_factor_everywhere(dim, size, role="other")
         elif not conservative:
-            builder.add_factor_everywhere(dim, size, concat_dim_kind())
+            builder.add_factor_everywhere(dim, size, concat_dim_kind(), role="concatenated")
     return builder.build()
 
 
@@ -428,7 +431,9 @@ def scatter(op: ir.Operation, conservative: bool = False,
 
 
 @hook
+@factor_roles("kept", "reduced")
 def reduce(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per operand dimension: a reduced one is a reduction factor, a kept one passes through."""
     operand_shapes, result_shapes = _shapes(op)
     num_inputs = len(result_shapes)
     reduced = set(_i64s(op, "dimensions"))
@@ -438,9 +443,9 @@ def reduce(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     for in_dim, size in enumerate(operand_shapes[0]):
         operand_dims = [in_dim] * num_inputs + inits
         if in_dim in reduced:
-            builder.add_factor(operand_dims, [NULL_DIM] * num_inputs, size, REDUCTION)
+            builder.add_factor(operand_dims, [NULL_DIM] * num_inputs, size, REDUCTION, role="reduced")
         else:
-            builder.add_factor(operand_dims, [out_dim] * num_inputs, size)
+            builder.add_factor(operand_dims, [out_dim] * num_inputs, size, role="kept")
             out_dim += 1
     return builder.build()
 
@@ -456,6 +461,7 @@ def _windowed_dims(op: ir.Operation, rank: int) -> list[bool]:
 
 
 @hook
+@factor_roles("windowed", "other")
 def reduce_window(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     """A windowed dimension can be sharded along the number of windows (the
     result size), which needs a halo exchange: a permutation."""
@@ -464,9 +470,9 @@ def reduce_window(op: ir.Operation, conservative: bool = False) -> OpShardingRul
     builder = RuleBuilder(operand_shapes, result_shapes)
     for dim, size in enumerate(result_shapes[0]):
         if windowed[dim]:
-            builder.add_factor_everywhere(dim, size, PERMUTATION, blocked=conservative)
+            builder.add_factor_everywhere(dim, size, PERMUTATION, blocked=conservative, role="windowed")
         else:
-            builder.add_factor_everywhere(dim, size)
+            builder.add_factor_everywhere(dim, size, role="other")
     return builder.build()
 
 
@@ -578,7 +584,10 @@ def rng_bit_generator(op: ir.Operation, conservative: bool = False) -> OpShardin
 
 
 @hook
+@factor_roles("sorted", "other")
 def sort(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per dimension; the sorted one needs replication (and is blocked
+    when no other dimension could be sharded)."""
     operand_shapes, result_shapes = _shapes(op)
     shape = operand_shapes[0]
     # A negative dimension matches no dimension, as in the reference.
@@ -588,9 +597,9 @@ def sort(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     builder = RuleBuilder(operand_shapes, result_shapes)
     for dim, size in enumerate(shape):
         if dim == sort_dim:
-            builder.add_factor_everywhere(dim, size, NEED_REPLICATION, blocked=only_sort_dim)
+            builder.add_factor_everywhere(dim, size, NEED_REPLICATION, blocked=only_sort_dim, role="sorted")
         else:
-            builder.add_factor_everywhere(dim, size)
+            builder.add_factor_everywhere(dim, size, role="other")
     return builder.build()
 
 

@@ -241,9 +241,9 @@ class RuleBuilder:
         return self
 
     def add_factor_everywhere(self, dim: int, size: int, kind: str = PASS_THROUGH,
-                              blocked: bool = False) -> "RuleBuilder":
+                              blocked: bool = False, role: str | None = None) -> "RuleBuilder":
         """A new factor for dimension `dim` of every operand and result that is not a scalar."""
-        index = self._new_factor(size, kind, blocked)
+        index = self._new_factor(size, kind, blocked, role)
         for tensor in self.operand_mappings:
             if tensor:
                 tensor[dim].append(index)
