@@ -17,7 +17,7 @@ from pathlib import Path
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-from .errors import RuleFileError, SdyDslError, UsageError
+from .errors import RuleFileError, SdyDslError, UsageError, did_you_mean
 from .interp.driver import Observer, PassRunner
 from .interp.syntax import unquoted
 from .interp.yaml_loader import Loc
@@ -40,6 +40,7 @@ class Step:
 @dataclass
 class Pipeline:
     steps: list[Step]
+    rule_dirs: list[Path] = field(default_factory=list)  # a pipeline file's `rules:` (relative to it)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -229,9 +230,14 @@ def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyD
     name; nothing is run) is "not implemented by sdy-dsl yet", naming every
     pass of a pipeline that sdy-dsl lacks; any other name is unknown.
     """
+    from .rule_library import builtin_library
+    if not registry.library.includes_builtin and name in builtin_library().pass_files:
+        return _error_at(where, f"pass '{name}' is built in, and --only-rules leaves the built-in passes out "
+                                f"(--rules DIR loads yours over them)")
     nesting = mlir_pass_nesting(name)
     if nesting is None:
-        return _error_at(where, f"unknown pass '{name}' (see 'sdy-dsl passes')")
+        return _error_at(where, f"unknown pass '{name}'{did_you_mean(name, registry.names())} "
+                                f"(see 'sdy-dsl passes')")
     text = f"builtin.module({name})" if nesting == "builtin.module" else f"builtin.module(func.func({name}))"
     expanded = _pass_names_in(str(parse_mlir_pipeline(text)))
     missing = list(dict.fromkeys(n for n in expanded if n.startswith(("sdy-", "mpmd-"))
@@ -253,8 +259,11 @@ def _error_at(where, message: str) -> SdyDslError:
 class PipelineRunner:
     def __init__(self, registry: PassRegistry, pipeline: Pipeline, observer: Observer | None = None,
                  dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
-                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False):
+                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False,
+                 print_after_change: bool = False, asm_options: dict | None = None):
         self.registry = registry
+        # --mlir-print-ir-after-change; MLIR printer flags (print_generic_op_form, large_elements_limit)
+        self.print_after_change, self.asm_options = print_after_change, dict(asm_options or {})
         self.print_before_all, self.print_after_all, self.debuginfo = print_before_all, print_after_all, debuginfo
         self.observer = observer or Observer()
         self.dump_dir = Path(dump_dir) if dump_dir else None
@@ -277,7 +286,8 @@ class PipelineRunner:
                     decl = passdef.options.get(key)
                     if decl is None:
                         known = ", ".join(sorted(passdef.options)) or "none"
-                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}' (options: {known})")
+                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}'"
+                                                     f"{did_you_mean(key, passdef.options)} (options: {known})")
                     try:
                         options[key] = decl.check_value(value) if step.typed else decl.parse(value)
                     except ValueError as e:
@@ -366,6 +376,7 @@ class PipelineRunner:
                 print(f"[{i + 1}/{total}] {step.name} ...", file=sys.stderr, flush=True)
             if self.print_before_all:
                 self._print_ir("Before", step.name, module)
+            before = self.module_text(module) if self.print_after_change else None
             if kind == "mlir":
                 if step.name in ("inline", "canonicalize"):
                     check_manual_computations_canonicalizable(module_op)
@@ -384,7 +395,7 @@ class PipelineRunner:
             dt = time.perf_counter() - t0
             self.timings.append((step.name, dt))
             self.observer.pass_seconds[step.name] = self.observer.pass_seconds.get(step.name, 0.0) + dt
-            if self.print_after_all:
+            if self.print_after_all or (before is not None and self.module_text(module) != before):
                 self._print_ir("After", step.name, module)
             if self.dump_dir is not None:
                 path = self.dump_dir / f"{i + 1:02d}_{step.name}.mlir"
@@ -397,7 +408,8 @@ class PipelineRunner:
     def module_text(self, module: ir.Module) -> str:
         """The module as text, with locations when --mlir-print-debuginfo asked for them
         (MLIR's printer verifies the module first unless it is known to verify)."""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified)
+        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified,
+                                        **self.asm_options)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.

@@ -124,6 +124,19 @@ def location_text(op: ir.Operation) -> str:
     return text_of_location(op.location)
 
 
+def compared_text(env: Env) -> str:
+    """What the last comparison of a failed constraint saw (for --explain)."""
+    if env.compared is None:
+        return ""
+    a, b = env.compared
+    return f" (compared {_shown(a)} with {_shown(b)})"
+
+
+def _shown(value) -> str:
+    text = str(value) if value is not None else "nothing"
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def text_of_location(location: ir.Location) -> str:
     """`file:line:col` of a location, or the location printed when it has none
     (a location outlives its op: it can be printed after the op is erased)."""
@@ -297,9 +310,10 @@ class PassRunner:
         env = Env(ctx, bindings)
         try:
             for i, (constraint, text) in enumerate(rule.where):
+                env.compared = None
                 if not constraint(env):
                     if explain:
-                        self._explain(op, rule, f"constraint {i + 1} failed: {text}")
+                        self._explain(op, rule, f"constraint {i + 1} failed: {text}{compared_text(env)}")
                     return None
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.

@@ -6,6 +6,8 @@ column of the offending YAML node.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,9 +187,10 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     for key in doc:
         if key not in TOP_KEYS:
             raise doc.key_loc(key).error(f"unknown key '{key}'", notes=(f"expected one of: {', '.join(sorted(TOP_KEYS))}",))
-    _expect("pass" in doc, doc.loc, "missing required key 'pass'")
-    name = doc["pass"]
-    _expect(isinstance(name, str) and PASS_NAME.match(name.strip()), doc.loc_of("pass"),
+    _expect("pass" in doc or "extends" in doc, doc.loc, "missing required key 'pass'")
+    key = "pass" if "pass" in doc else "extends"  # `extends: P` alone adds to P itself
+    name = doc[key]
+    _expect(isinstance(name, str) and PASS_NAME.match(name.strip()), doc.loc_of(key),
             f"invalid pass name {name!r} (lowercase letters, digits and '-')")
     name = name.strip()
     base = None
@@ -278,6 +281,11 @@ def _extend(base: PassDef, doc: LocDict, own: list[Rule], default_driver, hooks)
         _expect(rid in base_ids, raw.item_locs[i], f"'{base.name}' has no rule '{rid}' to disable; its rules: "
                 + ", ".join(r.id for r in base.rules))
         disabled.add(rid)
+    # Rule order continues the base's: a replacement takes its rule's place,
+    # an added rule comes after every base rule (ties go to the rule written first).
+    base_order = {r.id: r.order for r in base.rules}
+    after = max(base_order.values(), default=-1) + 1
+    own = [dataclasses.replace(r, order=base_order.get(r.id, after + r.order)) for r in own]
     replacing = {r.id: r for r in own if r.id in base_ids}
     for rid in replacing:
         _expect(rid not in disabled, replacing[rid].loc, f"rule '{rid}' is both replaced and disabled")
