@@ -1,17 +1,19 @@
 """sdy-dsl: Shardy's sharding passes as declarative rule files.
 
 `sdy_dsl.run_pipeline(module_or_text, pipeline, *, rules=None, options=None)`
-runs a pipeline from Python (see `sdy_dsl.api`).
+runs a pipeline from Python, `sdy_dsl.explain(module_or_text, value)` says
+why a value got its sharding (see `sdy_dsl.api`, `sdy_dsl.explaining`).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "run_pipeline", "PipelineResult", "SdyDslError"]
+__all__ = ["__version__", "run_pipeline", "explain", "PipelineResult", "SdyDslError"]
 
 if TYPE_CHECKING:
     from .api import PipelineResult, run_pipeline
+    from .explaining import explain
     from .errors import SdyDslError
 
 
@@ -21,6 +23,9 @@ def __getattr__(name: str):
     if name in ("run_pipeline", "PipelineResult"):
         from . import api
         return getattr(api, name)
+    if name == "explain":
+        from .explaining import explain
+        return explain
     if name == "SdyDslError":
         from .errors import SdyDslError
         return SdyDslError

@@ -155,11 +155,16 @@ class Einsum(Declaration):
 class Builder(Declaration):
     """A builder hook computes the rule from the op's attributes."""
 
-    def __init__(self, loc: Loc, name: str, fn: Callable, kwargs: dict):
+    def __init__(self, loc: Loc, name: str, fn: Callable, kwargs: dict,
+                 role_kinds: dict[str, str] | None = None, blocked_roles: frozenset[str] = frozenset()):
         self.loc, self.name, self.fn, self.kwargs = loc, name, fn, kwargs
+        self.role_kinds, self.blocked_roles = role_kinds or {}, blocked_roles
 
     def rule(self, op, conservative):
-        return self.fn(op, conservative, **self.kwargs)
+        built = self.fn(op, conservative, **self.kwargs)
+        if built is None or not (self.role_kinds or self.blocked_roles):
+            return built
+        return built.with_role_kinds(self.role_kinds, self.blocked_roles)
 
 
 class ByAttribute(Declaration):
@@ -250,6 +255,10 @@ class OpShardingRuleRegistry:
         """(trait, declaration) of the `traits:` entries, in order."""
         return tuple((name[len(TRAIT_PREFIX):], d) for name, d in self.declarations.items()
                      if name.startswith(TRAIT_PREFIX))
+
+    def declaration_for(self, op_name: str) -> Declaration | None:
+        """The declaration of an op name (its own, not a trait's)."""
+        return self.declarations.get(op_name)
 
     def declaration_of(self, op) -> Declaration | None:
         """The op's declaration: its own, else that of a trait it has."""

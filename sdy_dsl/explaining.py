@@ -1,0 +1,67 @@
+"""`sdy-dsl explain` and `sdy_dsl.explain`: run a pipeline with the debug
+options, then tell a value's story (sdy_dsl/stories.py) and write the HTML
+report (sdy_dsl/report.py). Above the API it uses (sdy_dsl/api.py)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from jaxlib.mlir import ir
+
+from .api import ModuleLike, PipelineLike, _is_path, module_source, pipeline_of, run_pipeline, with_options
+from .errors import DiagnosticsError
+from .mlir_context import make_context
+from .passes import PassRegistry
+from .pipeline import Pipeline
+from .report import write_report
+from .stories import ModuleStories, debug_options
+
+
+def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = "shardy_full", *,
+            rules: str | Path | Sequence[str | Path] | None = None, report: str | Path | None = None,
+            source_name: str | None = None) -> str:
+    """Why VALUE got its sharding: `sdy-dsl explain` from Python.
+
+    Runs PIPELINE (as `run_pipeline` takes it) with the reference's debug
+    options and returns, per axis of VALUE's sharding, the user sharding it
+    came from and the propagation steps that carried it (the text the CLI
+    prints). VALUE: `%name`, `main:arg 3`, `main:result 0`, `file.py:12:8` or
+    a JAX name. REPORT: also write the HTML report of every value there."""
+    source = module_source(module_or_text)
+    if source_name is None:
+        source_name = str(module_or_text) if _is_path(module_or_text) else "<python>"
+    rule_dirs = [Path(d) for d in ([rules] if isinstance(rules, (str, Path)) else list(rules or []))]
+    pipe = pipeline_of(pipeline, PassRegistry(rule_dirs))
+    return explain_source(source, value, pipe, rules=rule_dirs, source_name=source_name,
+                         report=str(report) if report is not None else None)
+
+
+def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, rules: list | None = None,
+            source_name: str = "<python>", report: str | None = None, progress: bool = False,
+            timings: dict | None = None) -> str:
+    """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given);
+    PROGRESS prints each pass as it starts; TIMINGS (a dict) receives each pass's seconds."""
+    options = debug_options(pipeline, PassRegistry(pipeline.rule_dirs + [Path(d) for d in rules or []]))
+    note = ""
+    try:
+        result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
+                              source_name=source_name, progress=progress)
+    except DiagnosticsError as e:
+        # The reference's propagation edges cannot always be recorded (e.g. on a
+        # data-flow edge with several sources its verifier rejects them, in the
+        # reference too): fall back to the origins alone.
+        origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
+        result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
+                              rules=rules, debuginfo=True, source_name=source_name, progress=progress)
+        note = ("note: origins only: the propagation steps could not be recorded on this module "
+                f"({e.lines[0] if e.lines else e})")
+    if timings is not None:
+        timings.update(result.pass_seconds)
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.parse(result.text)
+        stories = ModuleStories(module, source_name)
+        func, kind, what = stories.find(value_spec)
+        text = stories.story(func, kind, what).as_text() + (f"\n{note}" if note else "")
+        if report is not None:
+            write_report(stories, report, source_name, focus=stories.story(func, kind, what).key)
+    return text
