@@ -314,6 +314,10 @@ class InterfaceRegistry:
             slot = self._slots[op_name] = self.of(op_name).results or self.default.results
             return slot
 
+    def is_collective(self, op_name: str) -> bool:
+        decl = self.ops.get(op_name)
+        return decl is not None and decl.collective is not None
+
     def data_flow(self, op) -> DataFlowDecl | None:
         """The data-flow declaration that applies to an op, if any."""
         op = operation(op)
