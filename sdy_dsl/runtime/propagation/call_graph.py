@@ -1,6 +1,8 @@
-"""The module's funcs and calls as propagation sees them: which func a call
-calls, which calls call a func (Shardy keeps these on the func data-flow
-edges; see func_propagation and the func-call edges of rules/interfaces.yaml)."""
+"""The module's funcs and calls as the propagation engine sees them: which
+func a call calls, which calls call a func (the func data-flow edges of
+rules/interfaces.yaml join them), built once from the ops the engine walked.
+The call-graph passes' own graph, in MLIR's CallGraph order, is
+sdy_dsl/runtime/call_graph.py."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
