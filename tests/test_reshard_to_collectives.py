@@ -37,3 +37,23 @@ def test_sample_uses_every_collective():
 def test_export_with_explicit_collectives_on_zoo_models(model):
     from models.zoo import lowered
     assert fuzz.zoo_case(lowered(model)) == "same"
+
+
+SINGLE_DEVICE = """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @single = <[], device_ids=[0]>
+func.func @f(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+             %arg1: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@single, []>}) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %0 = sdy.reshard %arg0 <@single, []> : tensor<16x8xf32>
+  %1 = sdy.reshard %arg1 <@mesh, [{}, {}]> : tensor<16x8xf32>
+  return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
+}
+"""
+
+
+def test_reshards_to_or_from_a_single_device_stay():
+    """Upstream Shardy keeps them (its lit file is the spec: jaxlib 0.10.2's
+    pass predates it and fails to legalize them)."""
+    ok, out = fuzz.ours(SINGLE_DEVICE, fuzz.PIPELINES["default"])
+    assert ok, out
+    assert "sdy.reshard %arg0 <@single, []>" in out and "sdy.reshard %arg1 <@mesh, [{}, {}]>" in out
