@@ -16,8 +16,9 @@ def test_random_reshards_match_reference(seed, mode):
     rng = random.Random(seed)
     for _ in range(3):
         header, funcs = fuzz.random_module(rng, 12)
-        for kind, text in fuzz.check_case(header, funcs, fuzz.PIPELINES[mode]):
-            assert kind in ("same", "crash"), text
+        # (in-process: these seeds never crash the reference)
+        for kind, text in fuzz.check_case(header, funcs, fuzz.PIPELINES[mode], isolate=False):
+            assert kind == "same", text
 
 
 def test_sample_uses_every_collective():
@@ -36,7 +37,7 @@ def test_sample_uses_every_collective():
 @pytest.mark.parametrize("model", ["gpt_scan_fsdp_4x2", "moe_2x2x2"])
 def test_export_with_explicit_collectives_on_zoo_models(model):
     from models.zoo import lowered
-    assert fuzz.zoo_case(lowered(model)) == "same"
+    assert fuzz.zoo_case(lowered(model), isolate=False) == "same"
 
 
 SINGLE_DEVICE = """
