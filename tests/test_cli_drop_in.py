@@ -136,8 +136,6 @@ def test_generic_mlir_passes_as_flags(model, flags, pipeline):
 
 @pytest.mark.parametrize("flag,message", [
     ("-sdy-convert-global-to-local", "not implemented by sdy-dsl yet: sdy-convert-global-to-local"),
-    ("-sdy-propagation-pipeline", "not implemented by sdy-dsl yet: sdy-propagation-pipeline needs "
-                                  "sdy-propagate-sharding-from-func-to-call, sdy-save-module"),
     ("-sdy-no-such-pass", "unknown pass 'sdy-no-such-pass'"),
 ])
 def test_shardy_passes_sdy_dsl_lacks(model, flag, message):
