@@ -96,9 +96,9 @@ class _Model:
                     rows.append(vid)
                 if op.parent is not None and op.parent == func and op.name == "func.return":
                     returned = record[2]
-            for i in range(len(st._results_types(func))):
+            for i, result_type in enumerate(st._results_types(func)):
                 vid = len(self.values)
-                self.values.append({"n": f"result {i}", "t": self.s(str(st._results_types(func)[i]))})
+                self.values.append({"n": f"result {i}", "t": self.s(str(result_type))})
                 if i < len(returned):
                     self.values[vid]["ret"] = returned[i]
                 self.add_story(fi, func, "result", i, vid)

@@ -176,6 +176,7 @@ class ModuleStories:
         self.mesh_axes: list[str] = []
         self._jax_names: dict | None = None
         self._origin_texts: dict[tuple[str, str], str] = {}
+        self._result_types: dict = {}
         self.meshes: list[tuple[str, list[tuple[str, int]]]] = []  # (name, [(axis, size)])
         for op in module.body.operations:
             if op.operation.name == "sdy.mesh":
@@ -218,9 +219,12 @@ class ModuleStories:
                 out.append((func, "result", i))
         return out
 
-    @staticmethod
-    def _results_types(func) -> list:
-        return list(ir.FunctionType(ir.TypeAttr(func.operation.attributes["function_type"]).value).results)
+    def _results_types(self, func) -> list:
+        found = self._result_types.get(func.operation)
+        if found is None:
+            found = self._result_types[func.operation] = list(
+                ir.FunctionType(ir.TypeAttr(func.operation.attributes["function_type"]).value).results)
+        return found
 
     def find(self, spec: str) -> tuple[Any, str, Any]:
         """The value SPEC names: %name, [@]FUNC:arg N, [@]FUNC:result N, FILE:LINE[:COL] or a JAX name."""
