@@ -202,11 +202,20 @@ function filter() {
   const only = DIFF && document.getElementById("onlydiff").checked;
   if (!lower) lower = rows.map(rowText);
   let shown = 0;
+  const perChunk = new Map();
   rows.forEach((r, i) => {
     const ok = (!q || lower[i].includes(q)) && (!only || r.classList.contains("differs"));
     r.style.display = ok ? "" : "none";
     shown += ok;
+    const chunk = r.closest(".chunk");
+    perChunk.set(chunk, (perChunk.get(chunk) || 0) + ok);
   });
+  // A chunk keeps a placeholder height while off screen: size it by what it shows.
+  for (const [chunk, n] of perChunk) {
+    chunk.style.display = n ? "" : "none";
+    chunk.style.containIntrinsicSize = `auto ${n * 36}px`;
+  }
+  document.getElementById("values").scrollTop = 0;
   document.getElementById("count").textContent = `${shown} of ${rows.length} values`;
   return shown;
 }
