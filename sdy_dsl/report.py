@@ -67,7 +67,13 @@ class _Model:
             entry["l"] = self.s(story.location)
         if story.axes:
             entry["o"] = [[a.axis, self.s(a.origin), self.s(a.origin_text)] for a in story.axes]
-        self.keys[story.key] = value_id
+        key = story.key
+        if key in self.keys:  # sibling regions reuse SSA numbers: the n-th one in program order
+            n = 2
+            while f"{story.key} #{n}" in self.keys:
+                n += 1
+            key = f"{story.key} #{n}"
+        self.keys[key] = value_id
 
     def build(self) -> None:
         st = self.stories
