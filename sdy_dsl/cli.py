@@ -9,7 +9,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +34,7 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline PIPELINE|none] [--rules DIR] [--json]
   sdy-dsl builders [--rules DIR] [--json]
   sdy-dsl diff A.mlir B.mlir [--report OUT.html]
   sdy-dsl --version | --help"""
@@ -175,6 +175,8 @@ SUBCOMMAND_HELP = {
     "diff": "print each value whose sharding differs between two output modules (two runs, e.g. tuned "
             "and untuned), by function and SSA name; --report writes them as a page",
     "passes": "list the passes (or show one: description and options)",
+    "cost": "the collectives a module's sharding needs, per function (two inputs: side by side; "
+            "--pipeline P|none first, default shardy_full; --rules DIR; --json)",
     "builders": "list the sharding-rule builders of op_sharding_rules.yaml: arguments, factor roles, ops",
 }
 
@@ -334,13 +336,14 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import check_pass_name, mlir_pass_nesting, parse_option_string
+    from .pipeline import check_pass_name, expand_step, mlir_pass_nesting, parse_option_string
+    from .pipeline_files import is_named_pipeline
     for name, value, flag in args.pass_flags:
         try:
             name = check_pass_name(name)
         except ValueError as e:
             raise UsageError(f"invalid option or pass '{flag}': {e}") from None
-        if registry.has(name):
+        if registry.has(name) or is_named_pipeline(name):
             nesting = None
         elif name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(name, registry)
@@ -352,7 +355,7 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
                 raise UsageError(f"unknown option or pass '{flag}'{hint} (see 'sdy-dsl opt --help' and "
                                  f"'sdy-dsl passes'; MLIR passes allowed: {', '.join(GENERIC_MLIR_PASSES)})")
         options = parse_option_string(value) if value else {}
-        steps.append(Step(name, options, "func.func" if nesting == "func.func" else None))
+        steps.extend(expand_step(Step(name, options, "func.func" if nesting == "func.func" else None)))
     return Pipeline(steps)
 
 
@@ -444,29 +447,17 @@ def write_atomically(path: str, text: str) -> None:
 
 
 def _write_atomically(path: str, text: str) -> None:
-    # A symlink is written through: the file it names is replaced, the link stays.
-    target = Path(os.path.realpath(path))
-    if target.exists() and not target.is_file():
-        # A device or pipe (e.g. /dev/null): write through it; renaming over it would replace it.
-        with open(target, "w") as f:
-            f.write(text)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=".sdy-dsl-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .output_file import write_file_atomically
+    write_file_atomically(path, text)
 
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
+        from .pipeline_files import describe_named_pipeline, is_named_pipeline
+        if is_named_pipeline(args.pass_name) and not args.json:
+            print(describe_named_pipeline(args.pass_name))
+            return 0
         if args.pass_name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(args.pass_name, registry)
         raise UsageError(f"unknown pass '{args.pass_name}'{did_you_mean(args.pass_name, registry.names())} "
@@ -573,6 +564,9 @@ _parsing = False
 
 def _main(argv: list[str]) -> int:
     global _parsing
+    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py)
+        from .cost_cli import main as cost_main
+        return cost_main(argv[1:])
     _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:

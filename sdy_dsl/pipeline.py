@@ -20,7 +20,7 @@ from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 from .errors import RuleFileError, SdyDslError, UsageError, did_you_mean
 from .interp.driver import Observer, PassRunner
 from .interp.syntax import unquoted
-from .interp.yaml_loader import Loc, load_yaml
+from .interp.yaml_loader import Loc
 from .passes import GENERIC_MLIR_PASSES, PassRegistry
 from .resources import builtin_pipelines_dir, shipped_pipeline, shipped_pipeline_names
 from .runtime.sharding import codec
@@ -34,6 +34,7 @@ class Step:
     nested_in: str | None = None  # "func.func" when written inside func.func(...)
     loc: Loc | None = None
     typed: bool = False  # options already typed (from YAML)
+    pipeline: str | None = None  # the named pipeline (sdy-propagation-pipeline) this step comes from
 
 
 @dataclass
@@ -140,7 +141,16 @@ def parse_element(text: str, nested_in: str | None, out: list[Step], depth: int 
         name = check_pass_name(name)
     except ValueError as e:
         raise UsageError(f"invalid pass pipeline element '{text}': {e}") from None
-    out.append(Step(name, options, nested_in))
+    out.extend(expand_step(Step(name, options, nested_in)))
+
+
+def expand_step(step: Step) -> list[Step]:
+    """STEP, or the passes of the named pipeline it names (pipelines/*.yaml)."""
+    from .pipeline_files import is_named_pipeline, named_pipeline_steps
+    if not is_named_pipeline(step.name):
+        return [step]
+    return named_pipeline_steps(step.name, step.options, typed=step.typed, nested_in=step.nested_in,
+                                where=step.loc)
 
 
 def parse_pipeline_string(text: str) -> Pipeline:
@@ -152,38 +162,9 @@ def parse_pipeline_string(text: str) -> Pipeline:
 
 
 def load_pipeline_file(path: Path | str) -> Pipeline:
-    doc = load_yaml(path)
-    top = Loc(str(path), 1, 1)
-    if not isinstance(doc, dict) or "passes" not in doc:
-        raise top.error("a pipeline file is a mapping with a 'passes' list")
-    for key in doc:
-        if key not in ("passes", "description", "rules"):
-            raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'passes', 'rules' or 'description')")
-    raw = doc["passes"]
-    if not isinstance(raw, list):
-        raise doc.loc_of("passes").error("'passes' must be a list")
-    steps: list[Step] = []
-    for i, item in enumerate(raw):
-        loc = raw.item_locs[i]
-        _pipeline_item(item, loc, None, steps, Path(path).parent, (Path(path).resolve(),))
-    return Pipeline(steps, _rule_dirs(doc, Path(path).parent))
-
-
-def _rule_dirs(doc, base: Path) -> list[Path]:
-    """`rules: DIR` (or a list): the pipeline's own rule directories, like --rules."""
-    if "rules" not in doc:
-        return []
-    raw = doc["rules"]
-    items = [raw] if isinstance(raw, str) else raw
-    if not isinstance(items, list) or not all(isinstance(d, str) for d in items):
-        raise doc.loc_of("rules").error("'rules' is a rules directory or a list of them")
-    dirs = []
-    for d in items:
-        directory = (base / d).resolve()
-        if not directory.is_dir():
-            raise doc.loc_of("rules").error(f"rules directory '{d}' does not exist (relative to the pipeline file)")
-        dirs.append(directory)
-    return dirs
+    """The passes of a pipeline file (sdy_dsl/pipeline_files.py reads the format)."""
+    from .pipeline_files import load_pipeline_file as load
+    return load(path)
 
 
 def resolve_pipeline_file(spec: str | Path) -> Path:
@@ -272,59 +253,6 @@ def _error_at(where, message: str) -> SdyDslError:
     return UsageError(message)
 
 
-def _step_name(name, loc: Loc) -> str:
-    if not isinstance(name, str):
-        raise loc.error(f"a pass name is a string, got {name!r}")
-    try:
-        return check_pass_name(name)
-    except ValueError as e:
-        raise loc.error(str(e)) from None
-
-
-def _pipeline_item(item, loc: Loc, nested_in, steps, base: Path, including: tuple = ()):
-    if isinstance(item, dict) and len(item) == 1 and "pipeline" in item and nested_in is None:
-        # {pipeline: FILE}: the passes of another pipeline file (relative to this
-        # one), or of a shipped pipeline by name ({pipeline: shardy_full}).
-        target = (base / str(item["pipeline"])).resolve()
-        if not target.is_file() and shipped_pipeline(str(item["pipeline"])) is not None:
-            target = shipped_pipeline(str(item["pipeline"])).resolve()
-        if not target.is_file():
-            raise item.loc_of("pipeline").error(
-                f"pipeline file '{item['pipeline']}' not found (nor a shipped pipeline: "
-                f"{', '.join(shipped_pipeline_names())})")
-        if target in including:
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' includes itself")
-        doc = load_yaml(target)
-        if not isinstance(doc, dict) or not isinstance(doc.get("passes"), list):
-            raise Loc(str(target), 1, 1).error("a pipeline file is a mapping with a 'passes' list")
-        for j, sub in enumerate(doc["passes"]):
-            _pipeline_item(sub, doc["passes"].item_locs[j], None, steps, target.parent, including + (target,))
-        return
-    if isinstance(item, str):
-        steps.append(Step(_step_name(item, loc), {}, nested_in, loc))
-        return
-    if isinstance(item, dict) and len(item) == 1:
-        name, body = next(iter(item.items()))
-        bloc = item.loc_of(name)
-        if name == "func.func" and nested_in is not None:
-            raise item.key_loc(name).error("func.func cannot be nested in func.func")
-        if name == "func.func":
-            if not isinstance(body, list):
-                raise bloc.error("func.func takes a list of passes")
-            for j, sub in enumerate(body):
-                _pipeline_item(sub, body.item_locs[j], "func.func", steps, base, including)
-            return
-        if body is None:
-            body = {}
-        if not isinstance(body, dict):
-            raise bloc.error(f"options of '{name}' must be a mapping of option to value")
-        steps.append(Step(_step_name(name, item.key_loc(name)), dict(body), nested_in, item.key_loc(name),
-                          typed=True))
-        return
-    raise loc.error("a pipeline entry is a pass name, {pass: {option: value}}, {func.func: [passes]} "
-                    "or {pipeline: FILE}")
-
-
 # --------------------------------------------------------------------------- running
 
 
@@ -365,7 +293,13 @@ class PipelineRunner:
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
+            elif step.name == "canonicalize" and "enable-patterns" in step.options:
+                if step.pipeline is not None and self._lacks_patterns(step):
+                    raise self._missing_in_pipeline(step.pipeline, pipeline)
+                plan.extend(self._plan_canonicalize_patterns(step))
             elif step.name.startswith(("sdy-", "mpmd-")):
+                if step.pipeline is not None:
+                    raise self._missing_in_pipeline(step.pipeline, pipeline)
                 raise not_implemented_error(step.name, self.registry, step.loc)
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
@@ -373,22 +307,63 @@ class PipelineRunner:
                 raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes'; MLIR passes "
                                              f"allowed: {', '.join(GENERIC_MLIR_PASSES)})")
             else:
-                for k, v in step.options.items():
-                    if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
-                        raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
-                text = step.name
-                if step.options:
-                    if step.typed:
-                        opts = " ".join(f"{k}={_mlir_option(v)}" for k, v in step.options.items())
-                    else:
-                        opts = " ".join(f"{k}={v}" for k, v in step.options.items())
-                    text += "{" + opts + "}"
-                if step.nested_in:
-                    text = f"{step.nested_in}({text})"
-                if parse_mlir_pipeline(f"builtin.module({text})") is None:
-                    raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
-                plan.append(("mlir", step, text, None))
+                plan.append(self._plan_mlir(step))
         return plan
+
+    def _plan_mlir(self, step: Step, raw: dict | None = None):
+        """MLIR's own pass STEP (options RAW: already MLIR text, braces allowed)."""
+        for k, v in step.options.items():
+            if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
+                raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
+        text = step.name
+        options = [f"{k}={_mlir_option(v) if step.typed else v}" for k, v in step.options.items()]
+        options += [f"{k}={v}" for k, v in (raw or {}).items()]
+        if options:
+            text += "{" + " ".join(options) + "}"
+        if step.nested_in:
+            text = f"{step.nested_in}({text})"
+        if parse_mlir_pipeline(f"builtin.module({text})") is None:
+            raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
+        return ("mlir", step, text, None)
+
+    def _plan_canonicalize_patterns(self, step: Step) -> list:
+        """`canonicalize{enable-patterns={L,...}}`: the rule pass `canonicalize-L`
+        of each sdy label L (the sdy patterns as rules), then MLIR's canonicalize
+        (folding, dead code, region simplification) with only the other labels,
+        so that none of jaxlib's C++ sdy patterns runs."""
+        value = step.options["enable-patterns"]
+        labels = [str(v).strip() for v in value] if isinstance(value, (list, tuple)) else \
+            [v.strip() for v in str(value).strip("{}").split(",") if v.strip()]
+        plan, others = [], []
+        for label in labels:
+            name = f"canonicalize-{label}"
+            if self.registry.has(name):
+                passdef = self.registry.get(name)
+                plan.append(("rules", Step(name, {}, step.nested_in, step.loc), passdef,
+                             passdef.default_options()))
+            elif label.startswith(("sdy-", "mpmd-")):
+                raise self._step_error(step, f"not implemented by sdy-dsl yet: canonicalization patterns '{label}'")
+            else:
+                others.append(label)
+        # A label no pattern has: MLIR then applies none of its patterns.
+        rest = Step(step.name, {k: v for k, v in step.options.items() if k != "enable-patterns"},
+                    step.nested_in, step.loc, step.typed)
+        plan.append(self._plan_mlir(rest, {"enable-patterns": "{" + (",".join(others) or "sdy-dsl-none") + "}"}))
+        return plan
+
+    def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:
+        """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order."""
+        missing = dict.fromkeys(
+            f"{s.name}{{enable-patterns={shardy_patterns_of(s)}}}" if shardy_patterns_of(s) else s.name
+            for s in pipeline.steps if s.pipeline == name
+            and (self._lacks_patterns(s) if shardy_patterns_of(s)
+                 else s.name.startswith(("sdy-", "mpmd-")) and not self.registry.has(s.name)))
+        return UsageError(f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
+
+    def _lacks_patterns(self, step: Step) -> bool:
+        """Some Shardy pattern label of a canonicalize step has no rule pass `canonicalize-LABEL`."""
+        labels = (shardy_patterns_of(step) or "").split(",")
+        return any(label and not self.registry.has(f"canonicalize-{label}") for label in labels)
 
     @staticmethod
     def _step_error(step: Step, message: str):
@@ -461,6 +436,16 @@ class PipelineRunner:
         if runner.modified or not verified_before:
             verify_or_raise(module_op, passdef.name)
         self._verified = True
+
+
+def shardy_patterns_of(step: Step) -> str | None:
+    """The Shardy pattern labels (`sdy-collective`) a `canonicalize` step enables, or None.
+    MLIR's canonicalizer would run jaxlib's C++ Shardy patterns for them: such a
+    step is not run through MLIR."""
+    if step.name != "canonicalize":
+        return None
+    labels = [p for p in re.split(r"[{},\s]+", _mlir_option(step.options.get("enable-patterns", ""))) if p]
+    return ",".join(labels) if any(p.startswith(("sdy-", "mpmd-")) for p in labels) else None
 
 
 def check_manual_computations_canonicalizable(module_op) -> None:

@@ -607,6 +607,65 @@ def flax_linen_resnet(batch=8, size=8, classes=8) -> str:
 
 
 # --------------------------------------------------------------------------
+# Calls: nested jits, a jit in a scan body, host computations, complex constants
+
+
+def nested_jit() -> str:
+    """One jitted callee at two call sites, and an inner jit with its own out_shardings."""
+    mesh = make_mesh((2, 4))
+    ffn = jax.jit(lambda x, w1, w2: jax.nn.relu(x @ w1) @ w2)
+    project = jax.jit(lambda x, w: x @ w, out_shardings=NamedSharding(mesh, P("data", "model")))
+
+    def model(x, w1, w2, w3):
+        h = x + ffn(x, w1, w2)
+        h = h + ffn(h, w1, w2)
+        return project(h, w3).sum()
+
+    in_shardings = shardings(mesh, (P("data", None), P(None, "model"), P("model", None), P(None, None)))
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 64)), spec((64, 32)), spec((32, 32)))
+
+
+def jit_in_scan() -> str:
+    mesh = make_mesh((2, 4))
+    layer = jax.jit(lambda x, w: jnp.tanh(x @ w))
+
+    def model(x, ws):
+        x, _ = lax.scan(lambda c, w: (layer(c, w), None), x, ws)
+        return x
+
+    return lower(model, shardings(mesh, (P("data", None), P(None, None, "model"))),
+                 spec((16, 32)), spec((3, 32, 32)))
+
+
+def compute_on_host() -> str:
+    from jax.experimental.compute_on import compute_on
+    mesh = make_mesh((2, 4))
+
+    def model(x, w):
+        with compute_on("device_host"):
+            scale = jax.jit(lambda t: jnp.exp(t.mean(axis=0, keepdims=True)))(x)
+        return (x * scale) @ w
+
+    return lower(model, shardings(mesh, (P("data", None), P(None, "model"))), spec((16, 32)), spec((32, 32)))
+
+
+def rope_complex(batch=8, seq=16, heads=4, dim=16) -> str:
+    """Rotary embeddings through complex numbers: a complex dense constant (the rotations)."""
+    mesh = make_mesh((2, 4))
+    angles = np.outer(np.arange(seq), 1.0 / 10000 ** (np.arange(0, dim, 2) / dim))
+    rotations = np.exp(1j * angles).astype(np.complex64)[None, :, None, :]
+
+    def model(q, k):
+        def rotate(t):
+            pairs = lax.complex(t[..., ::2], t[..., 1::2]) * rotations
+            return jnp.stack([jnp.real(pairs), jnp.imag(pairs)], -1).reshape(t.shape)
+        return jnp.einsum("bqhd,bkhd->bhqk", rotate(q), rotate(k))
+
+    qk = NamedSharding(mesh, P("data", None, "model", None))
+    return lower(model, (qk, qk), spec((batch, seq, heads, dim)), spec((batch, seq, heads, dim)))
+
+
+# --------------------------------------------------------------------------
 # Registry and cache
 
 
@@ -637,6 +696,10 @@ MODELS: dict[str, Callable[[], str]] = {
     "flax_linen_transformer_2x4": flax_linen_transformer,
     "flax_linen_transformer_4x2": lambda: flax_linen_transformer((4, 2)),
     "flax_linen_resnet_2x4": flax_linen_resnet,
+    "nested_jit_2x4": nested_jit,
+    "jit_in_scan_2x4": jit_in_scan,
+    "compute_on_host_2x4": compute_on_host,
+    "rope_complex_2x4": rope_complex,
 }
 
 
