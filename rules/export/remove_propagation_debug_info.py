@@ -1,4 +1,4 @@
-"""Hooks of sdy-remove-propagation-debug-info: which attributes, and a function's argument/result entries."""
+"""Hook of sdy-remove-propagation-debug-info: a function's argument/result entries."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
@@ -6,16 +6,6 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime.values import remove_dict_entry
-
-# What propagation's debug options attach: on an op, and per block argument /
-# result on a data-flow op.
-DEBUG_ATTRIBUTES = ("sdy.propagation_edges", "sdy.block_arg_propagation_edges", "sdy.result_propagation_edges",
-                    "sdy.sharding_origins", "sdy.block_arg_sharding_origins", "sdy.result_sharding_origins")
-
-
-@hook
-def debug_attributes() -> list[str]:
-    return list(DEBUG_ATTRIBUTES)
 
 
 @hook
