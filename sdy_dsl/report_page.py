@@ -7,7 +7,7 @@ PAGE = r"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>__TITLE__</title>
 <style>
 body { font: 14px system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
-#values { flex: 3; overflow: auto; padding: 12px; }
+#values { flex: 3; overflow: auto; padding: 0 12px 12px; }
 #detail { flex: 2; overflow: auto; padding: 12px; border-left: 1px solid #ccc; background: #fafafa; }
 h1 { font-size: 18px; } h2 { font-size: 16px; margin-top: 18px; } h3 { font-size: 14px; margin: 12px 0 4px; }
 table { border-collapse: collapse; width: 100%; }
