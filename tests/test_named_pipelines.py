@@ -207,3 +207,33 @@ def test_a_copied_pipeline_file_runs_as_the_shipped_one(tmp_path):
     copy.write_text(text.replace("    default: false", "    default: true", 1))
     shipped = parse_pipeline_string("sdy-propagation-pipeline{dedup-functions-fully=true}").steps
     assert [(s.name, s.options) for s in load_pipeline_file(copy).steps] == [(s.name, s.options) for s in shipped]
+
+
+def test_named_pipeline_by_name_in_run_and_api(tmp_path):
+    """A copy of a named pipeline (`sdy-dsl run FILE`), the pipeline in `run_pipeline`, and
+    its name as a shipped pipeline, run what `-NAME` runs."""
+    import sdy_dsl
+    module = tmp_path / "in.mlir"
+    module.write_text('sdy.mesh @mesh = <["a"=2, "b"=4]>\n'
+                      'func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b":(1)2, ?}, {?}]>})'
+                      ' -> tensor<8x8xf32> {\n  return %arg0 : tensor<8x8xf32>\n}\n')
+    options = "avoid-export-for-partitioning=true"
+    ok, expected = run_reference(module.read_text(), f"builtin.module(sdy-export-pipeline{{{options}}})")
+    assert ok
+    copy = tmp_path / "export.yaml"
+    copy.write_text(named_pipeline_file_text("sdy-export-pipeline").replace(
+        "  avoid-export-for-partitioning:\n    type: bool\n    default: false",
+        "  avoid-export-for-partitioning:\n    type: bool\n    default: true"))
+    rc, out, err = run_sdy_dsl(["run", str(copy), str(module)])
+    assert rc == 0, err
+    assert out == expected
+    pipeline = f"builtin.module(sdy-export-pipeline{{{options}}})"
+    assert sdy_dsl.run_pipeline(module.read_text(), pipeline).text == expected
+    from sdy_dsl.pipeline import resolve_pipeline_file
+    from sdy_dsl.pipeline_files import named_pipeline_file
+    assert resolve_pipeline_file("sdy-import-pipeline") == named_pipeline_file("sdy-import-pipeline")
+
+
+def named_pipeline_file_text(name: str) -> str:
+    from sdy_dsl.pipeline_files import named_pipeline_file
+    return named_pipeline_file(name).read_text()
