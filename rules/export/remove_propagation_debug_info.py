@@ -7,15 +7,10 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime.values import remove_dict_entry
 
-# What propagation's debug options attach: on an op, and per block argument /
-# result on a data-flow op.
-DEBUG_ATTRIBUTES = ("sdy.propagation_edges", "sdy.block_arg_propagation_edges", "sdy.result_propagation_edges",
-                    "sdy.sharding_origins", "sdy.block_arg_sharding_origins", "sdy.result_sharding_origins")
-
-
 @hook
-def debug_attributes() -> list[str]:
-    return list(DEBUG_ATTRIBUTES)
+def debug_attributes(ctx: RewriteContext) -> list[str]:
+    """The rule file's `params: debug-attributes`."""
+    return list(ctx.params["debug-attributes"])
 
 
 @hook
