@@ -17,7 +17,7 @@ from pathlib import Path
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-from .errors import RuleFileError, SdyDslError, UsageError
+from .errors import RuleFileError, SdyDslError, UsageError, did_you_mean
 from .interp.driver import Observer, PassRunner
 from .interp.syntax import unquoted
 from .interp.yaml_loader import Loc
@@ -40,6 +40,7 @@ class Step:
 @dataclass
 class Pipeline:
     steps: list[Step]
+    rule_dirs: list[Path] = field(default_factory=list)  # a pipeline file's `rules:` (relative to it)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -229,9 +230,14 @@ def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyD
     name; nothing is run) is "not implemented by sdy-dsl yet", naming every
     pass of a pipeline that sdy-dsl lacks; any other name is unknown.
     """
+    from .rule_library import builtin_library
+    if not registry.library.includes_builtin and name in builtin_library().pass_files:
+        return _error_at(where, f"pass '{name}' is built in, and --only-rules leaves the built-in passes out "
+                                f"(--rules DIR loads yours over them)")
     nesting = mlir_pass_nesting(name)
     if nesting is None:
-        return _error_at(where, f"unknown pass '{name}' (see 'sdy-dsl passes')")
+        return _error_at(where, f"unknown pass '{name}'{did_you_mean(name, registry.names())} "
+                                f"(see 'sdy-dsl passes')")
     text = f"builtin.module({name})" if nesting == "builtin.module" else f"builtin.module(func.func({name}))"
     expanded = _pass_names_in(str(parse_mlir_pipeline(text)))
     missing = list(dict.fromkeys(n for n in expanded if n.startswith(("sdy-", "mpmd-"))
@@ -253,8 +259,11 @@ def _error_at(where, message: str) -> SdyDslError:
 class PipelineRunner:
     def __init__(self, registry: PassRegistry, pipeline: Pipeline, observer: Observer | None = None,
                  dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
-                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False):
+                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False,
+                 print_after_change: bool = False, asm_options: dict | None = None):
         self.registry = registry
+        # --mlir-print-ir-after-change; MLIR printer flags (print_generic_op_form, large_elements_limit)
+        self.print_after_change, self.asm_options = print_after_change, dict(asm_options or {})
         self.print_before_all, self.print_after_all, self.debuginfo = print_before_all, print_after_all, debuginfo
         self.observer = observer or Observer()
         self.dump_dir = Path(dump_dir) if dump_dir else None
@@ -277,18 +286,20 @@ class PipelineRunner:
                     decl = passdef.options.get(key)
                     if decl is None:
                         known = ", ".join(sorted(passdef.options)) or "none"
-                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}' (options: {known})")
+                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}'"
+                                                     f"{did_you_mean(key, passdef.options)} (options: {known})")
                     try:
                         options[key] = decl.check_value(value) if step.typed else decl.parse(value)
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
-            elif step.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(step):
+            elif step.name == "canonicalize" and "enable-patterns" in step.options:
+                if step.pipeline is not None and self._lacks_patterns(step):
+                    raise self._missing_in_pipeline(step.pipeline, pipeline)
+                plan.extend(self._plan_canonicalize_patterns(step))
+            elif step.name.startswith(("sdy-", "mpmd-")):
                 if step.pipeline is not None:
                     raise self._missing_in_pipeline(step.pipeline, pipeline)
-                if shardy_patterns_of(step):
-                    raise self._step_error(step, f"not implemented by sdy-dsl yet: {step.name} with "
-                                                 f"enable-patterns={shardy_patterns_of(step)}")
                 raise not_implemented_error(step.name, self.registry, step.loc)
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
@@ -296,30 +307,63 @@ class PipelineRunner:
                 raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes'; MLIR passes "
                                              f"allowed: {', '.join(GENERIC_MLIR_PASSES)})")
             else:
-                for k, v in step.options.items():
-                    if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
-                        raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
-                text = step.name
-                if step.options:
-                    if step.typed:
-                        opts = " ".join(f"{k}={_mlir_option(v)}" for k, v in step.options.items())
-                    else:
-                        opts = " ".join(f"{k}={v}" for k, v in step.options.items())
-                    text += "{" + opts + "}"
-                if step.nested_in:
-                    text = f"{step.nested_in}({text})"
-                if parse_mlir_pipeline(f"builtin.module({text})") is None:
-                    raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
-                plan.append(("mlir", step, text, None))
+                plan.append(self._plan_mlir(step))
+        return plan
+
+    def _plan_mlir(self, step: Step, raw: dict | None = None):
+        """MLIR's own pass STEP (options RAW: already MLIR text, braces allowed)."""
+        for k, v in step.options.items():
+            if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
+                raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
+        text = step.name
+        options = [f"{k}={_mlir_option(v) if step.typed else v}" for k, v in step.options.items()]
+        options += [f"{k}={v}" for k, v in (raw or {}).items()]
+        if options:
+            text += "{" + " ".join(options) + "}"
+        if step.nested_in:
+            text = f"{step.nested_in}({text})"
+        if parse_mlir_pipeline(f"builtin.module({text})") is None:
+            raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
+        return ("mlir", step, text, None)
+
+    def _plan_canonicalize_patterns(self, step: Step) -> list:
+        """`canonicalize{enable-patterns={L,...}}`: the rule pass `canonicalize-L`
+        of each sdy label L (the sdy patterns as rules), then MLIR's canonicalize
+        (folding, dead code, region simplification) with only the other labels,
+        so that none of jaxlib's C++ sdy patterns runs."""
+        value = step.options["enable-patterns"]
+        labels = [str(v).strip() for v in value] if isinstance(value, (list, tuple)) else \
+            [v.strip() for v in str(value).strip("{}").split(",") if v.strip()]
+        plan, others = [], []
+        for label in labels:
+            name = f"canonicalize-{label}"
+            if self.registry.has(name):
+                passdef = self.registry.get(name)
+                plan.append(("rules", Step(name, {}, step.nested_in, step.loc), passdef,
+                             passdef.default_options()))
+            elif label.startswith(("sdy-", "mpmd-")):
+                raise self._step_error(step, f"not implemented by sdy-dsl yet: canonicalization patterns '{label}'")
+            else:
+                others.append(label)
+        # A label no pattern has: MLIR then applies none of its patterns.
+        rest = Step(step.name, {k: v for k, v in step.options.items() if k != "enable-patterns"},
+                    step.nested_in, step.loc, step.typed)
+        plan.append(self._plan_mlir(rest, {"enable-patterns": "{" + (",".join(others) or "sdy-dsl-none") + "}"}))
         return plan
 
     def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:
         """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order."""
         missing = dict.fromkeys(
             f"{s.name}{{enable-patterns={shardy_patterns_of(s)}}}" if shardy_patterns_of(s) else s.name
-            for s in pipeline.steps if s.pipeline == name and not self.registry.has(s.name)
-            and (s.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(s)))
+            for s in pipeline.steps if s.pipeline == name
+            and (self._lacks_patterns(s) if shardy_patterns_of(s)
+                 else s.name.startswith(("sdy-", "mpmd-")) and not self.registry.has(s.name)))
         return UsageError(f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
+
+    def _lacks_patterns(self, step: Step) -> bool:
+        """Some Shardy pattern label of a canonicalize step has no rule pass `canonicalize-LABEL`."""
+        labels = (shardy_patterns_of(step) or "").split(",")
+        return any(label and not self.registry.has(f"canonicalize-{label}") for label in labels)
 
     @staticmethod
     def _step_error(step: Step, message: str):
@@ -337,6 +381,7 @@ class PipelineRunner:
                 print(f"[{i + 1}/{total}] {step.name} ...", file=sys.stderr, flush=True)
             if self.print_before_all:
                 self._print_ir("Before", step.name, module)
+            before = self.module_text(module) if self.print_after_change else None
             if kind == "mlir":
                 if step.name in ("inline", "canonicalize"):
                     check_manual_computations_canonicalizable(module_op)
@@ -355,7 +400,7 @@ class PipelineRunner:
             dt = time.perf_counter() - t0
             self.timings.append((step.name, dt))
             self.observer.pass_seconds[step.name] = self.observer.pass_seconds.get(step.name, 0.0) + dt
-            if self.print_after_all:
+            if self.print_after_all or (before is not None and self.module_text(module) != before):
                 self._print_ir("After", step.name, module)
             if self.dump_dir is not None:
                 path = self.dump_dir / f"{i + 1:02d}_{step.name}.mlir"
@@ -368,7 +413,8 @@ class PipelineRunner:
     def module_text(self, module: ir.Module) -> str:
         """The module as text, with locations when --mlir-print-debuginfo asked for them
         (MLIR's printer verifies the module first unless it is known to verify)."""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified)
+        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified,
+                                        **self.asm_options)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.

@@ -36,9 +36,9 @@ from .errors import UsageError
 from .interp.rulefile import OptionDecl
 from .interp.yaml_loader import Loc, load_yaml
 from .pipeline import Pipeline, Step, check_pass_name
-from .resources import builtin_pipelines_dir
+from .resources import builtin_pipelines_dir, shipped_pipeline, shipped_pipeline_names
 
-TOP_KEYS = ("name", "description", "options", "dump-index-start", "passes")
+TOP_KEYS = ("name", "description", "options", "dump-index-start", "rules", "passes")
 OPTION_TYPES = ("bool", "int", "string")
 NEXT_DUMP_INDEX = "next-dump-index"
 CONDITION_TOKEN = re.compile(r"\s*([A-Za-z0-9_.-]+)")
@@ -121,7 +121,24 @@ def load_pipeline_file(path: Path | str) -> Pipeline:
     decls = _option_decls(doc, path)
     state = _Expansion({n: d.default for n, d in decls.items()}, [_dump_index_start(doc, path)],
                        doc.get("name") if isinstance(doc.get("name"), str) else None)
-    return Pipeline(_expand_doc(doc, path, state, (path.resolve(),)))
+    return Pipeline(_expand_doc(doc, path, state, (path.resolve(),)), _rule_dirs(doc, path.parent))
+
+
+def _rule_dirs(doc, base: Path) -> list[Path]:
+    """`rules: DIR` (or a list): the pipeline's own rule directories, like --rules."""
+    if "rules" not in doc:
+        return []
+    raw = doc["rules"]
+    items = [raw] if isinstance(raw, str) else raw
+    if not isinstance(items, list) or not all(isinstance(d, str) for d in items):
+        raise doc.loc_of("rules").error("'rules' is a rules directory or a list of them")
+    dirs = []
+    for d in items:
+        directory = (base / d).resolve()
+        if not directory.is_dir():
+            raise doc.loc_of("rules").error(f"rules directory '{d}' does not exist (relative to the pipeline file)")
+        dirs.append(directory)
+    return dirs
 
 
 def _load(path: Path):
@@ -192,9 +209,15 @@ def _expand_item(item, loc: Loc, nested_in, steps: list[Step], base: Path, state
             _expand_list(item[branch], item.loc_of(branch), nested_in, steps, base, state, including)
         return
     if isinstance(item, dict) and len(item) == 1 and "pipeline" in item and nested_in is None:
+        # {pipeline: FILE}: another pipeline file (relative to this one), or a
+        # shipped pipeline by name ({pipeline: shardy_full}).
         target = (base / str(item["pipeline"])).resolve()
+        if not target.is_file() and shipped_pipeline(str(item["pipeline"])) is not None:
+            target = shipped_pipeline(str(item["pipeline"])).resolve()
         if not target.is_file():
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' not found")
+            raise item.loc_of("pipeline").error(
+                f"pipeline file '{item['pipeline']}' not found (nor a shipped pipeline: "
+                f"{', '.join(shipped_pipeline_names())})")
         if target in including:
             raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' includes itself")
         doc = _load(target)

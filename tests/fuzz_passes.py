@@ -1,6 +1,6 @@
 """Random differential testing of the import/export passes against the C++ reference.
 
-    python tests/fuzz_passes.py --seed S --count N [--passes a,b] [--keep DIR] [-v]
+    python tests/fuzz_passes.py --seed S --count N [--passes a,b] [--calls] [--keep DIR] [-v]
 
 Generates N seeded random sdy modules (meshes with size-one axes, inlined
 meshes, shardings with sub-axes / priorities / replicated and unreduced axes,
@@ -53,6 +53,16 @@ PASSES: dict[str, list[str]] = {
     "sdy-constant-or-scalar-splitter": [],
     "sdy-insert-explicit-reshards": [],
     "sdy-insert-explicit-reshards=enable-full-version=true": [],
+    # The export side of the call graph.
+    "sdy-export-named-computations": [],
+    "sdy-export-named-computations@edges": ["sdy-add-data-flow-edges"],
+    "sdy-propagate-to-func-results": [],
+    "sdy-propagate-to-func-results@exported": ["sdy-export-named-computations"],
+    "sdy-insert-func-call-reshards": [],
+    "sdy-insert-func-call-reshards@exported": ["sdy-export-named-computations"],
+    "sdy-unflatten-call-graph@exported": ["sdy-export-named-computations"],
+    "sdy-unflatten-call-graph=dedup-functions-fully=true@exported": ["sdy-export-named-computations"],
+    "sdy-sink-func-data-flow-edges@edges": ["sdy-add-func-data-flow-edges"],
     "sdy-constant-or-scalar-merger": ["sdy-constant-or-scalar-splitter"],
     "sdy-remove-sub-axes-in-input-output-shardings": [],
     "sdy-remove-propagation-debug-info": [
@@ -68,6 +78,8 @@ def ttype(shape):
 
 
 class Gen:
+    call_weight = 1.0  # --calls: more named computations and calls (call-graph passes)
+
     def __init__(self, seed: int):
         self.r = random.Random(seed)
         self.n = 0
@@ -184,7 +196,8 @@ class Gen:
             kind = r.choices(
                 ["elt", "sc", "chain", "group", "const", "iota", "bcast", "while", "case",
                  "barrier", "named", "manual", "call", "sharded_elt", "reduce", "if", "scalar_sc", "multi_sc", "custom", "sdy_const"],
-                [6, 5, 2, 3, 3, 2, 3, 1.5, 1, 1.5, 1.5, 1.5, 1, 2, 0.7, 0.5, 0.7, 1, 0.7, 0.5])[0]
+                [6, 5, 2, 3, 3, 2, 3, 1.5, 1, 1.5, 1.5 * self.call_weight, 1.5, self.call_weight, 2, 0.7, 0.5,
+                 0.7, 1, 0.7, 0.5])[0]
             if kind in ("while", "case", "barrier", "named", "manual", "if") and depth >= 2:
                 kind = "elt"
             if kind == "manual" and not allow_manual:
@@ -461,8 +474,12 @@ class Gen:
 
     def op_call(self, env, depth, lines):
         x = self.pick(env)
-        name = f"callee{len(self.callees)}"
-        self.callees.append((name, x[1]))
+        shared = [n for n, s in self.callees if s == x[1]]
+        if shared and self.r.random() < 0.4:
+            name = self.r.choice(shared)  # one callee, several call sites
+        else:
+            name = f"callee{len(self.callees)}"
+            self.callees.append((name, x[1]))
         v = self.fresh()
         lines.append(f"{v} = func.call @{name}({x[0]}){self.maybe_attr([x[1]], 0.3)} : ({ttype(x[1])}) -> {ttype(x[1])}")
         env.append((v, x[1]))
@@ -588,7 +605,10 @@ def main(argv=None):
     ap.add_argument("--print", action="store_true", help="only print the generated modules")
     ap.add_argument("--reduce", action="store_true",
                     help="shrink each mismatching module (written to --keep as reduced.mlir, else printed)")
+    ap.add_argument("--calls", action="store_true", help="call-heavy modules (shared callees, nested calls)")
     args = ap.parse_args(argv)
+    if args.calls:
+        Gen.call_weight = 6.0
     global VERBOSE
     VERBOSE = args.v
     keys = [k for k in PASSES if not args.passes or k.split("=")[0].split("@")[0] in args.passes.split(",") or k in args.passes.split(",")]
