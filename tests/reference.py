@@ -27,6 +27,9 @@ def _element(flag: str) -> str:
 
 
 def pipeline_from_flags(flags: list[str]) -> str:
+    """The pass-pipeline string of `opt` flags: -PASS[=OPTS]... or --pass-pipeline=P alone."""
+    if len(flags) == 1 and flags[0].startswith("--pass-pipeline="):
+        return flags[0].split("=", 1)[1]
     return "builtin.module(" + ",".join(_element(f.lstrip("-")) for f in flags) + ")"
 
 

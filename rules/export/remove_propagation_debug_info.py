@@ -1,4 +1,4 @@
-"""Hooks of sdy-remove-propagation-debug-info: which attributes, and a function's argument/result entries."""
+"""Hook of sdy-remove-propagation-debug-info: a function's argument/result entries."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
@@ -6,11 +6,6 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime.values import remove_dict_entry
-
-@hook
-def debug_attributes(ctx: RewriteContext) -> list[str]:
-    """The rule file's `params: debug-attributes`."""
-    return list(ctx.params["debug-attributes"])
 
 
 @hook
