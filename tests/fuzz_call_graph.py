@@ -65,7 +65,9 @@ PIPELINES: dict[str, tuple[list[str], str]] = {
     "shardy_full_reshards": (["run", str(ROOT / "pipelines" / "shardy_full_reshards.yaml")], RESHARDS_CHAIN),
 }
 PIPELINES.update({name: (["opt", f"--pass-pipeline=builtin.module({name})"], f"builtin.module({name})")
-                  for name in ("sdy-import-pipeline", "sdy-propagation-pipeline", "sdy-export-pipeline")})
+                  for name in ("sdy-import-pipeline", "sdy-propagation-pipeline", "sdy-export-pipeline",
+                               "sdy-import-pipeline{dedup-functions-fully=true}",
+                               "sdy-propagation-pipeline{dedup-functions-fully=true}")})
 
 ELEMENT_TYPES = ["f32", "bf16", "f16", "f64", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "complex<f32>", "complex<f64>",
                  "i1", "i2", "i4", "i8", "i16", "i32", "i64", "ui4", "ui8", "ui32", "ui64"]

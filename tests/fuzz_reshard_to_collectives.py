@@ -145,9 +145,11 @@ def ours(text: str, pipeline: str) -> tuple[bool, str]:
     return True, out.text.rstrip("\n") + "\n"
 
 
-def compare(text: str, pipeline: str) -> str:
-    """'same', 'invalid' (the reference rejects or crashes), or 'mismatch'."""
-    alive, ref = in_child(run_reference, text, pipeline)
+def compare(text: str, pipeline: str, isolate: bool = True) -> str:
+    """'same', 'crash' (the reference dies), or 'mismatch'. ISOLATE: run the
+    reference in a forked child (False: in-process, for inputs known not to
+    crash it; a fork after JAX started its threads may deadlock)."""
+    alive, ref = in_child(run_reference, text, pipeline) if isolate else (True, run_reference(text, pipeline))
     if not alive or not isinstance(ref, tuple) or ref[0] == "exception":
         return "crash"
     ok, out = ours(text, pipeline)
@@ -156,10 +158,10 @@ def compare(text: str, pipeline: str) -> str:
     return "same" if ok and out == ref[1] else "mismatch"
 
 
-def check_case(header: str, funcs: list[str], pipeline: str) -> list[tuple[str, str]]:
+def check_case(header: str, funcs: list[str], pipeline: str, isolate: bool = True) -> list[tuple[str, str]]:
     """[(kind, module text)] per compared unit: the whole module, or each function when the reference crashes."""
     text = header + "\n" + "\n".join(funcs)
-    kind = compare(text, pipeline)
+    kind = compare(text, pipeline, isolate)
     if kind != "crash":
         return [(kind, text)]
     out = []
@@ -169,17 +171,18 @@ def check_case(header: str, funcs: list[str], pipeline: str) -> list[tuple[str, 
     return out
 
 
-def zoo_case(text: str) -> str:
+def zoo_case(text: str, isolate: bool = True) -> str:
     """A real module through the C++ propagation chain, then Shardy's export
     with explicit collectives (sdy_dsl/cost.py's chain: explicit reshards,
     both canonicalizations, reshard-to-collectives) on both sides: 'same',
     'mismatch' or 'skip' (the reference fails)."""
     from sdy_dsl.cost import EXPLICIT_COLLECTIVES
     from test_full_chain import REFERENCE_CHAIN
-    alive, res = in_child(run_reference, text, REFERENCE_CHAIN)
+    alive, res = in_child(run_reference, text, REFERENCE_CHAIN) if isolate else \
+        (True, run_reference(text, REFERENCE_CHAIN))
     if not alive or not isinstance(res, tuple) or res[0] is not True:
         return "skip"
-    return compare(res[1], EXPLICIT_COLLECTIVES).replace("crash", "skip")
+    return compare(res[1], EXPLICIT_COLLECTIVES, isolate).replace("crash", "skip")
 
 
 def main() -> int:

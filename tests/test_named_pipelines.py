@@ -83,6 +83,23 @@ def test_passes_describes_a_named_pipeline():
     assert out.rstrip().endswith(", ".join(f"{s.nested_in}({s.name})" if s.nested_in else s.name for s in steps))
 
 
+def test_missing_passes_are_named():
+    """A named pipeline some of whose passes sdy-dsl lacks names all of them, in order."""
+    from sdy_dsl.pipeline import PipelineRunner
+    lacking = {"sdy-remove-sub-axes-in-input-output-shardings", "sdy-flatten-call-graph",
+               "canonicalize-sdy-collective"}
+
+    class Lacking(PassRegistry):
+        def has(self, name):
+            return name not in lacking and super().has(name)
+
+    with pytest.raises(Exception) as failure:
+        PipelineRunner(Lacking(), parse_pipeline_string("sdy-propagation-pipeline"))
+    assert str(failure.value) == (
+        "sdy-dsl: error: not implemented by sdy-dsl yet: sdy-propagation-pipeline needs sdy-flatten-call-graph, "
+        "sdy-remove-sub-axes-in-input-output-shardings, canonicalize{enable-patterns=sdy-collective}")
+
+
 def test_every_pass_of_the_propagation_pipeline_runs(tmp_path):
     """No pass of the pipeline is missing any more: it runs, and as the reference does."""
     from reference import run_reference
@@ -110,16 +127,20 @@ def test_bad_pipeline_options_are_one_line_errors(bad, message, tmp_path):
 
 def _assert_export_matches(module: str, options: str, tmp_path, reference_extra: str = "", our_extra: str = ""):
     """`-sdy-export-pipeline=OPTIONS` on MODULE gives the reference's output."""
-    ok, expected = run_reference(module, f"builtin.module(sdy-export-pipeline{{{options}{reference_extra}}})")
+    element = f"sdy-export-pipeline{{{options}{reference_extra}}}" if options + reference_extra else "sdy-export-pipeline"
+    ok, expected = run_reference(module, f"builtin.module({element})")
     assert ok, "the reference rejected the input"
     path = tmp_path / "in.mlir"
     path.write_text(module)
-    rc, out, err = run_sdy_dsl(["opt", str(path), f"-sdy-export-pipeline={options}{our_extra}"])
+    flag = f"-sdy-export-pipeline={options}{our_extra}" if options + our_extra else "-sdy-export-pipeline"
+    rc, out, err = run_sdy_dsl(["opt", str(path), flag])
     assert rc == 0, err
     assert out == expected
 
 
-def test_export_pipeline_dumps(tmp_path):
+@pytest.mark.parametrize("options", ["avoid-export-for-partitioning=true dump-sharding-origins=true",
+                                     "keep-sharding-rules=true", "enable-insert-explicit-collectives=true"])
+def test_export_pipeline_dumps(options, tmp_path):
     """With a dump directory, the modules the reference writes, by the same names and text."""
     module = """sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {}]>})
@@ -131,7 +152,6 @@ func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a
     ours, theirs = tmp_path / "ours", tmp_path / "theirs"
     ours.mkdir()
     theirs.mkdir()
-    options = "avoid-export-for-partitioning=true dump-sharding-origins=true"
     _assert_export_matches(module, options, tmp_path, f" dump-directory={theirs}", f" dump-directory={ours}")
     written = sorted(p.name for p in theirs.iterdir())
     assert written and sorted(p.name for p in ours.iterdir()) == written
@@ -183,12 +203,18 @@ passes:
 EXPORT_INPUT_MODELS = ["mlp_tp_2x4x1", "while_loop_2x4", "shard_map_psum_2x4", "cond_switch_2x4", "constants_iota_2x4",
                        "gpt_tp_2x4", "moe_2x2x2"]
 # What the reference's import and propagation leave for the export pipeline: data-flow
-# edges, sharding groups and constraints, open shardings, sub-axes, debug info.
+# edges, sharding groups and constraints, open shardings, sub-axes, debug info. The
+# export pipeline then runs with its options one by one, the partitioner included.
 PROPAGATED = ("builtin.module(inline, sdy-import-pipeline{dedup-functions-fully=true}, sdy-user-priority-propagate"
               "{keep-sharding-rules=true debug-sharding-origins=true})")
 
 
 @pytest.mark.parametrize("options", [
+    "",
+    "keep-sharding-rules=true dump-sharding-origins=true",
+    "update-non-divisible-input-output-shardings=false",
+    "enable-insert-explicit-collectives=true",
+    "enable-insert-explicit-collectives=true remove-all-gather-reduce-scatter-for-cmv1=true",
     "avoid-export-for-partitioning=true",
     "avoid-export-for-partitioning=true keep-sharding-rules=true",
     "avoid-export-for-partitioning=true dump-sharding-origins=true",
@@ -212,3 +238,33 @@ def test_a_copied_pipeline_file_runs_as_the_shipped_one(tmp_path):
     copy.write_text(text.replace("    default: false", "    default: true", 1))
     shipped = parse_pipeline_string("sdy-propagation-pipeline{dedup-functions-fully=true}").steps
     assert [(s.name, s.options) for s in load_pipeline_file(copy).steps] == [(s.name, s.options) for s in shipped]
+
+
+def test_named_pipeline_by_name_in_run_and_api(tmp_path):
+    """A copy of a named pipeline (`sdy-dsl run FILE`), the pipeline in `run_pipeline`, and
+    its name as a shipped pipeline, run what `-NAME` runs."""
+    import sdy_dsl
+    module = tmp_path / "in.mlir"
+    module.write_text('sdy.mesh @mesh = <["a"=2, "b"=4]>\n'
+                      'func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b":(1)2, ?}, {?}]>})'
+                      ' -> tensor<8x8xf32> {\n  return %arg0 : tensor<8x8xf32>\n}\n')
+    options = "avoid-export-for-partitioning=true"
+    ok, expected = run_reference(module.read_text(), f"builtin.module(sdy-export-pipeline{{{options}}})")
+    assert ok
+    copy = tmp_path / "export.yaml"
+    copy.write_text(named_pipeline_file_text("sdy-export-pipeline").replace(
+        "  avoid-export-for-partitioning:\n    type: bool\n    default: false",
+        "  avoid-export-for-partitioning:\n    type: bool\n    default: true"))
+    rc, out, err = run_sdy_dsl(["run", str(copy), str(module)])
+    assert rc == 0, err
+    assert out == expected
+    pipeline = f"builtin.module(sdy-export-pipeline{{{options}}})"
+    assert sdy_dsl.run_pipeline(module.read_text(), pipeline).text == expected
+    from sdy_dsl.pipeline import resolve_pipeline_file
+    from sdy_dsl.pipeline_files import named_pipeline_file
+    assert resolve_pipeline_file("sdy-import-pipeline") == named_pipeline_file("sdy-import-pipeline")
+
+
+def named_pipeline_file_text(name: str) -> str:
+    from sdy_dsl.pipeline_files import named_pipeline_file
+    return named_pipeline_file(name).read_text()

@@ -16,8 +16,9 @@ def test_random_reshards_match_reference(seed, mode):
     rng = random.Random(seed)
     for _ in range(3):
         header, funcs = fuzz.random_module(rng, 12)
-        for kind, text in fuzz.check_case(header, funcs, fuzz.PIPELINES[mode]):
-            assert kind in ("same", "crash"), text
+        # (in-process: these seeds never crash the reference)
+        for kind, text in fuzz.check_case(header, funcs, fuzz.PIPELINES[mode], isolate=False):
+            assert kind == "same", text
 
 
 def test_sample_uses_every_collective():
@@ -36,4 +37,24 @@ def test_sample_uses_every_collective():
 @pytest.mark.parametrize("model", ["gpt_scan_fsdp_4x2", "moe_2x2x2"])
 def test_export_with_explicit_collectives_on_zoo_models(model):
     from models.zoo import lowered
-    assert fuzz.zoo_case(lowered(model)) == "same"
+    assert fuzz.zoo_case(lowered(model), isolate=False) == "same"
+
+
+SINGLE_DEVICE = """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+sdy.mesh @single = <[], device_ids=[0]>
+func.func @f(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+             %arg1: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@single, []>}) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %0 = sdy.reshard %arg0 <@single, []> : tensor<16x8xf32>
+  %1 = sdy.reshard %arg1 <@mesh, [{}, {}]> : tensor<16x8xf32>
+  return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
+}
+"""
+
+
+def test_reshards_to_or_from_a_single_device_stay():
+    """Upstream Shardy keeps them (its lit file is the spec: jaxlib 0.10.2's
+    pass predates it and fails to legalize them)."""
+    ok, out = fuzz.ours(SINGLE_DEVICE, fuzz.PIPELINES["default"])
+    assert ok, out
+    assert "sdy.reshard %arg0 <@single, []>" in out and "sdy.reshard %arg1 <@mesh, [{}, {}]>" in out

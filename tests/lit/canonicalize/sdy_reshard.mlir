@@ -1,4 +1,4 @@
-// RUN: sdy-dsl opt %s --pass-pipeline='builtin.module(canonicalize{enable-patterns={sdy-reshard} max-iterations=10 region-simplify=aggressive})' | filecheck %s
+// RUN: sdy-dsl opt %s -canonicalize='enable-patterns={sdy-reshard} max-iterations=10 region-simplify=aggressive' | filecheck %s
 
 sdy.mesh @mesh = <["x"=2, "y"=2, "z"=2]>
 

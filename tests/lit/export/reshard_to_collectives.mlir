@@ -145,17 +145,3 @@ func.func @nested(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [
   }) : (tensor<i1>) -> tensor<16x8xf32>
   return %0 : tensor<16x8xf32>
 }
-
-// -----
-
-sdy.mesh @mesh = <["x"=2, "y"=2]>
-sdy.mesh @single = <[], device_ids=[0]>
-
-// A reshard to or from a single device stays.
-// CHECK-LABEL: func @single_device
-func.func @single_device(%arg0: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<16x8xf32> {
-  // CHECK-NEXT: %[[R:.*]] = sdy.reshard %arg0 <@single, []>
-  // CHECK-NEXT: return %[[R]]
-  %0 = sdy.reshard %arg0 <@single, []> : tensor<16x8xf32>
-  return %0 : tensor<16x8xf32>
-}
