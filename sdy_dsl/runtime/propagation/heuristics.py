@@ -38,6 +38,7 @@ class HeuristicOp:
     operation: Any
     rule: Any  # the OpShardingRule attached to the op, or None
     facts: dict = field(default_factory=dict)  # factor-independent predicates, asked once
+    interfaces: Any = None  # the run's op interfaces (None: the active registry's)
 
     def fact(self, name: str, compute: Callable[[Any], bool]) -> bool:
         try:
@@ -53,7 +54,8 @@ def is_elementwise_operation(operation) -> bool:
 
 
 def is_elementwise(op: HeuristicOp, factor: int) -> bool:
-    return op.fact("elementwise", is_elementwise_operation)
+    table = op.interfaces
+    return op.fact("elementwise", table.is_elementwise if table is not None else is_elementwise_operation)
 
 
 def is_pass_through_factor(op: HeuristicOp, factor: int) -> bool:

@@ -50,7 +50,8 @@ class HeuristicDirections:
         if unions is None:
             view = per_factor.get("view")  # one per op: its facts are asked once
             if view is None:
-                view = per_factor["view"] = HeuristicOp(op.name, op, self.engine.attached_rule(op))
+                view = per_factor["view"] = HeuristicOp(
+                    op.name, op, self.engine.attached_rule(op), interfaces=self.engine.table)
             kind = ("kind", is_pass_through_factor(view, factor)) if self.by_factor_kind else None
             unions = per_factor.get(kind) if kind is not None else None
             if unions is None:
