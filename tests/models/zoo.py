@@ -607,10 +607,74 @@ def flax_linen_resnet(batch=8, size=8, classes=8) -> str:
 
 
 # --------------------------------------------------------------------------
+# Calls: nested jax.jit (one callee, several call sites; an inner jit with its
+# own out_shardings), a jit inside a scan body, host offloading (compute_on)
+
+
+def nested_jit() -> str:
+    mesh = make_mesh((2, 4))
+
+    @functools.partial(jax.jit, out_shardings=NamedSharding(mesh, P(None, "model")))
+    def project(x, w):
+        return jnp.tanh(x @ w)
+
+    @jax.jit
+    def norm(x):
+        return x / (jnp.linalg.norm(x, axis=-1, keepdims=True) + 1e-6)
+
+    @jax.jit
+    def block(x, w):
+        return norm(project(x, w)) + x
+
+    def model(x, w1, w2):
+        return norm(project(block(block(x, w1), w2), w1))
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P(None, "model")), None)
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)), spec((32, 32)))
+
+
+def jit_in_scan() -> str:
+    mesh = make_mesh((2, 4))
+
+    @jax.jit
+    def layer(h, w):
+        return jax.nn.gelu(h @ w)
+
+    def model(x, ws):
+        def body(h, w):
+            h = layer(h, w)
+            return h, h.sum()
+        h, sums = lax.scan(body, x, ws)
+        return layer(h, ws[0]), sums
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P(None, None, "model")))
+    return lower(model, in_shardings, spec((16, 32)), spec((3, 32, 32)))
+
+
+def compute_on_host() -> str:
+    from jax.experimental.compute_on import compute_on
+    mesh = make_mesh((2, 4))
+
+    @compute_on("device_host")
+    @jax.jit
+    def host_scale(x):
+        return x * 2.0 + 1.0
+
+    def model(x, w):
+        return host_scale(x @ w) @ w.T
+
+    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P(None, "model")))
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)))
+
+
+# --------------------------------------------------------------------------
 # Registry and cache
 
 
 MODELS: dict[str, Callable[[], str]] = {
+    "nested_jit_2x4": nested_jit,
+    "jit_in_scan_2x4": jit_in_scan,
+    "compute_on_host_2x4": compute_on_host,
     "mlp_tp_2x4": lambda: mlp_tp((2, 4)),
     "mlp_tp_4x2": lambda: mlp_tp((4, 2)),
     "mlp_tp_2x4x1": mlp_size_one_axis,
