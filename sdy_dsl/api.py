@@ -19,7 +19,7 @@ from typing import Any, Mapping, Sequence, Union
 from jaxlib.mlir import ir
 
 from . import diagnostics
-from .errors import DiagnosticsError, SdyDslError
+from .errors import DiagnosticsError, SdyDslError, did_you_mean
 from .interp import driver as driver_mod
 from .interp.driver import Observer, RuleStats
 from .mlir_context import MLIR_BYTECODE_MAGIC, make_context
@@ -52,7 +52,7 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
                  rules: str | Path | Sequence[str | Path] | None = None,
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  trace: bool = False, rule_stats: bool = False, debuginfo: bool = False,
-                 source_name: str | None = None) -> PipelineResult:
+                 source_name: str | None = None, progress: bool = False) -> PipelineResult:
     """Run PIPELINE on a module and return the result as text.
 
     module_or_text: MLIR text (or bytecode bytes), a `Path` to a .mlir file,
@@ -68,6 +68,7 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         a pass named here that the pipeline does not run is an error.
     trace / rule_stats: collect the CLI's `--trace` lines / `--rule-stats`.
     debuginfo: keep locations (`loc(...)`) in the output text.
+    progress: print each pass as it starts (stderr), as the CLI's `--progress`.
 
     Raises `SdyDslError` when a pass or the input is invalid (a
     `DiagnosticsError`, one `where: error: message` line per diagnostic, when
@@ -75,11 +76,14 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
     """
     source = module_source(module_or_text)
     if source_name is None:
-        source_name = str(module_or_text) if isinstance(module_or_text, Path) else "<python>"
-    rule_dirs = [rules] if isinstance(rules, (str, Path)) else list(rules or [])
-    registry = PassRegistry([Path(d) for d in rule_dirs])
+        source_name = str(module_or_text) if _is_path(module_or_text) else "<python>"
+    rule_dirs = [Path(d) for d in ([rules] if isinstance(rules, (str, Path)) else list(rules or []))]
+    registry = PassRegistry(rule_dirs)
     pipe = pipeline_of(pipeline, registry)
+    if pipe.rule_dirs:  # a pipeline file's own `rules:`, under the caller's
+        registry = PassRegistry(pipe.rule_dirs + rule_dirs)
     if options:
+        check_options(options, pipe, registry)
         pipe = with_options(pipe, options)
     stream = io.StringIO()
     observer = Observer(trace=trace, stream=stream, collect_stats=rule_stats)
@@ -87,7 +91,7 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         PipelineRunner(registry, pipe)  # validate passes and options before any work
     previous_name, driver_mod.SOURCE_NAME = driver_mod.SOURCE_NAME, source_name
     try:
-        output, diags = run_source(source, registry, pipe, observer, debuginfo=debuginfo)
+        output, diags = run_source(source, registry, pipe, observer, debuginfo=debuginfo, progress=progress)
     finally:
         driver_mod.SOURCE_NAME = previous_name
     messages = [diagnostics.format(source_name, *d) for d in diags if not diagnostics.is_op_dump_note(*d)]
@@ -100,8 +104,30 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         warnings=[m for m in messages if ": warning: " in m])
 
 
+def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = "shardy_full", *,
+            rules: str | Path | Sequence[str | Path] | None = None, report: str | Path | None = None,
+            source_name: str | None = None) -> str:
+    """Why VALUE got its sharding: `sdy-dsl explain` from Python.
+
+    Runs PIPELINE (as `run_pipeline` takes it) with the reference's debug
+    options and returns, per axis of VALUE's sharding, the user sharding it
+    came from and the propagation steps that carried it (the text the CLI
+    prints). VALUE: `%name`, `main:arg 3`, `main:result 0`, `file.py:12:8` or
+    a JAX name. REPORT: also write the HTML report of every value there."""
+    from .stories import explain as explain_value
+    source = module_source(module_or_text)
+    if source_name is None:
+        source_name = str(module_or_text) if _is_path(module_or_text) else "<python>"
+    rule_dirs = [Path(d) for d in ([rules] if isinstance(rules, (str, Path)) else list(rules or []))]
+    pipe = pipeline_of(pipeline, PassRegistry(rule_dirs))
+    return explain_value(source, value, pipe, rules=rule_dirs, source_name=source_name,
+                         report=str(report) if report is not None else None)
+
+
 def module_source(module_or_text: ModuleLike) -> str | bytes:
     """The input as MLIR text or bytecode, independent of the caller's context."""
+    if _is_path(module_or_text):
+        module_or_text = Path(module_or_text)
     if isinstance(module_or_text, (str, bytes)):
         return module_or_text
     if isinstance(module_or_text, Path):
@@ -121,12 +147,64 @@ def module_source(module_or_text: ModuleLike) -> str | bytes:
     return buffer.getvalue()
 
 
+def _is_path(module_or_text) -> bool:
+    """A `Path`, or a string naming an existing file (MLIR text is never one line naming a file)."""
+    if isinstance(module_or_text, Path):
+        return True
+    if not isinstance(module_or_text, str) or "\n" in module_or_text or len(module_or_text) > 4096:
+        return False
+    try:
+        return Path(module_or_text).is_file()
+    except OSError:
+        return False
+
+
+def _caller_location() -> tuple[str, int | None]:
+    """(file, line) of the first frame outside sdy_dsl (the user's call)."""
+    import sys
+    package = str(Path(__file__).resolve().parent)
+    frame = sys._getframe(1)
+    while frame is not None:
+        if not str(Path(frame.f_code.co_filename).resolve()).startswith(package):
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back
+    return "<python>", None
+
+
+def check_options(options: Mapping[str, Mapping[str, Any]], pipe: Pipeline, registry: PassRegistry) -> None:
+    """The caller's `options=`: each pass in the pipeline, each option declared, each value of its
+    type; an error is located at the caller's call, not in the pipeline file."""
+    names = {step.name for step in pipe.steps}
+    for pass_name, values in options.items():
+        problem = None
+        if pass_name not in names:
+            problem = (f"options given for '{pass_name}', which the pipeline does not run "
+                       f"(it runs: {', '.join(dict.fromkeys(s.name for s in pipe.steps))})")
+        elif not isinstance(values, Mapping):
+            problem = f"options['{pass_name}'] must be a mapping of option name to value"
+        elif registry.has(pass_name):
+            decls = registry.get(pass_name).options
+            for key, value in values.items():
+                if key not in decls:
+                    problem = (f"options['{pass_name}']: pass '{pass_name}' has no option '{key}'"
+                               f"{did_you_mean(key, decls)} (options: {', '.join(sorted(decls)) or 'none'})")
+                    break
+                try:
+                    decls[key].check_value(value)
+                except ValueError as e:
+                    problem = f"options['{pass_name}']: {e}"
+                    break
+        if problem:
+            raise SdyDslError(problem, *_caller_location())
+
+
 def pipeline_of(spec: PipelineLike, registry: PassRegistry) -> Pipeline:
     """A Pipeline from a pipeline string, a pipeline file or a shipped pipeline name."""
     if isinstance(spec, Pipeline):
         return spec
     text = str(spec).strip()
-    if not isinstance(spec, Path) and ("(" in text or "," in text or registry.has(text)):
+    if not isinstance(spec, Path) and ("(" in text or "," in text or "{" in text
+                                       or registry.has(text.split("{")[0].strip())):
         return parse_pipeline_string(text)
     return load_pipeline_file(resolve_pipeline_file(text))  # a file, else a shipped name
 
@@ -147,7 +225,7 @@ def with_options(pipe: Pipeline, options: Mapping[str, Mapping[str, Any]]) -> Pi
             merged.update(extra)
             step = replace(step, options=merged, typed=True)
         steps.append(step)
-    return Pipeline(steps)
+    return replace(pipe, steps=steps)
 
 
 def _typed(value: str) -> Any:

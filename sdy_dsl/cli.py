@@ -9,13 +9,12 @@ import json
 import os
 import re
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__
-from .errors import SdyDslError, UsageError
+from .errors import SdyDslError, UsageError, did_you_mean
 
 try:  # an error while loading the built-in rules goes through main()'s one-line path
     from . import diagnostics
@@ -35,8 +34,12 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline PIPELINE|none] [--rules DIR] [--json]
+  sdy-dsl builders [--rules DIR] [--json]
+  sdy-dsl diff A.mlir B.mlir [--report OUT.html]
   sdy-dsl --version | --help"""
 
+COMMANDS = ("opt", "run", "explain", "diff", "passes", "builders")
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
 
 
@@ -72,6 +75,10 @@ class Args:
     debug_sharding: bool = False
     trace_file: str | None = None
     trace_filter: str | None = None
+    print_generic: bool = False
+    elide_limit: str | None = None
+    print_after_change: bool = False
+    rule_stats_sort: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,14 +102,14 @@ FLAGS = [
          "'builtin.module(inline,func.func(sdy-sharding-constraint-to-reshard))'", "PIPELINE"),
     Flag("pipeline", "pipeline_file", True, ("explain",), "the pipeline explain runs (a YAML file or a "
          "shipped name; default: shardy_full)", "PIPELINE"),
-    Flag("report", "report", True, ("explain",), "also write an HTML report of every value's sharding "
-         "and where it came from", "OUT.html"),
+    Flag("report", "report", True, ("explain", "diff"), "also write an HTML report of every value's sharding "
+         "and where it came from (diff: both shardings)", "OUT.html"),
     Flag("split-input-file", "split", False, _OBSERVE, "split the input at '// -----' lines and "
          "process each chunk on its own"),
     Flag("verify-diagnostics", "verify", False, ("opt",), "check the diagnostics against the "
          "'// expected-error' (warning, note, remark) comments of the input"),
     Flag("allow-unregistered-dialect", "unregistered", False, _OBSERVE, "accept ops of unregistered dialects"),
-    Flag("rules", "rule_dirs", True, _OBSERVE + ("explain", "passes"), "load rule files (and data files such as "
+    Flag("rules", "rule_dirs", True, _OBSERVE + ("explain", "passes", "builders"), "load rule files (and data files such as "
          "op_sharding_rules.yaml) from DIR over the built-in ones", "DIR", True),
     Flag("only-rules", "only_rule_dirs", True, _OBSERVE + ("passes",), "load rule files from DIR only, "
          "without the built-in ones", "DIR", True),
@@ -114,9 +121,11 @@ FLAGS = [
          "(a value such as %12, an op name, a location, a pass)", "TEXT"),
     Flag("rule-stats", "rule_stats", False, _OBSERVE, "print attempts, matches, fires, no-op rewrites and "
          "time per rule"),
-    Flag("timing", "timing", False, _OBSERVE, "print the time of parsing, of each pass, of printing and "
-         "the total"),
-    Flag("mlir-timing", "timing", False, _OBSERVE, "same as --timing"),
+    Flag("rule-stats-sort", "rule_stats_sort", True, _OBSERVE, "sort the --rule-stats rows by COLUMN, largest first "
+         "(attempts, matches, fired, no-op, ms; default: by rule)", "COLUMN"),
+    Flag("timing", "timing", False, _OBSERVE + ("explain",), "print the time of parsing, of each pass, of "
+         "printing and the total"),
+    Flag("mlir-timing", "timing", False, _OBSERVE + ("explain",), "same as --timing"),
     Flag("explain", "explain", True, _OBSERVE, "for each op where RULE did not fire, print the first "
          "constraint that failed", "RULE", True),
     Flag("disable-rule", "disabled", True, _OBSERVE, "do not run RULE (ID or PASS/ID)", "RULE", True),
@@ -129,52 +138,104 @@ FLAGS = [
          "each pass (stderr)"),
     Flag("mlir-print-debuginfo", "debuginfo", False, _OBSERVE, "print locations (loc(...)) in the "
          "output and the dumps"),
+    Flag("mlir-print-op-generic", "print_generic", False, _OBSERVE, "print the output (and dumps) in "
+         "MLIR's generic op form"),
+    Flag("mlir-elide-elementsattrs-if-larger", "elide_limit", True, _OBSERVE, "print elements attributes "
+         "with more than N elements as dense_resource<__elided__>", "N"),
+    Flag("mlir-print-ir-after-change", "print_after_change", False, _OBSERVE, "print the module after each "
+         "pass that changed it (stderr)"),
+    Flag("verify-each", None, False, _OBSERVE, "no effect here: sdy-dsl always verifies the module after each pass"),
+    Flag("mlir-disable-threading", None, False, _OBSERVE, "no effect here: sdy-dsl runs its passes on one thread"),
     Flag("debug-sharding", "debug_sharding", False, _OBSERVE, "turn on the reference's debug options "
          "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
-    Flag("progress", "progress", False, _OBSERVE, "print each pass as it starts and, inside propagation, "
+    Flag("progress", "progress", False, _OBSERVE + ("explain",), "print each pass as it starts and, inside propagation, "
          "its progress every half second (stderr)"),
-    Flag("json", "json", False, ("passes",), "list the passes as JSON"),
+    Flag("json", "json", False, ("passes", "builders") + _OBSERVE, "list the passes (builders) as JSON; "
+         "with --rule-stats, the statistics as JSON (stderr)"),
 ]
 FLAG_BY_NAME = {f.name: f for f in FLAGS}
 
+# MLIR's own options that mean nothing here, and why (any other --mlir-* is refused too).
+REFUSED_MLIR_FLAGS = {
+    "mlir-pass-statistics": "rule passes have no MLIR pass statistics; --rule-stats counts each rule",
+    "mlir-print-ir-module-scope": "sdy-dsl always prints the whole module",
+    "mlir-print-ir-before": "sdy-dsl prints around every pass only (--mlir-print-ir-before-all)",
+    "mlir-print-ir-after": "sdy-dsl prints around every pass only (--mlir-print-ir-after-all)",
+    "mlir-print-local-scope": "sdy-dsl prints whole modules, never a local scope",
+    "mlir-enable-debugger-hook": "sdy-dsl is not a debuggable MLIR pass manager",
+    "mlir-print-stacktrace-on-diagnostic": "diagnostics come from rules; --explain and --trace show why",
+}
 
-def help_text() -> str:
-    lines = [f"sdy-dsl {__version__}: Shardy's sharding passes as declarative rule files.", "", USAGE, "",
-             "sub-commands:",
-             "  opt      run passes given as flags (-PASS, -PASS='opt=v ...') or --pass-pipeline, like sdy_opt;",
-             "           generic MLIR passes (-inline, -symbol-dce, -canonicalize, -cse, ...) work too",
-             "  run      run a pipeline file, or a shipped pipeline by name (e.g. 'shardy_full')",
-             "  explain  run a pipeline with the debug options and print where VALUE's sharding came from;",
-             "           VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
-             "  passes   list the passes (or show one: description and options)",
-             "", "options:"]
-    for f in FLAGS:
+SUBCOMMAND_HELP = {
+    "opt": "run passes given as flags (-PASS, -PASS='opt=v ...') or --pass-pipeline, like sdy_opt; "
+           "generic MLIR passes (-inline, -symbol-dce, -canonicalize, -cse, ...) work too",
+    "run": "run a pipeline file, or a shipped pipeline by name (e.g. 'shardy_full')",
+    "explain": "run a pipeline with the debug options and print where VALUE's sharding came from; "
+               "VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
+    "diff": "print each value whose sharding differs between two output modules (two runs, e.g. tuned "
+            "and untuned), by function and SSA name; --report writes them as a page",
+    "passes": "list the passes (or show one: description and options)",
+    "cost": "the collectives a module's sharding needs, per function (two inputs: side by side; "
+            "--pipeline P|none first, default shardy_full; --rules DIR; --json)",
+    "builders": "list the sharding-rule builders of op_sharding_rules.yaml: arguments, factor roles, ops",
+}
+
+
+def _flag_lines(flags) -> list[str]:
+    lines = []
+    for f in flags:
         spelling = f"--{f.name}" if len(f.name) > 1 else f"-{f.name}"
         if f.takes_value:
             spelling += f" {f.metavar}"
-        lines.append(f"  {spelling:34} {f.help} [{', '.join(f.commands)}]")
+        lines.append(f"  {spelling:{max(34, len(spelling) + 1)}} {f.help} [{', '.join(f.commands)}]")
+    return lines
+
+
+def help_text(command: str | None = None) -> str:
+    """The global help, or COMMAND's: its usage, what it does and its options."""
+    if command is not None:
+        usage = [line for line in USAGE.splitlines() if line.strip().startswith(f"sdy-dsl {command} ")]
+        lines = ["usage:", *usage, "", SUBCOMMAND_HELP[command], "", "options:"]
+        lines += _flag_lines(f for f in FLAGS if command in f.commands)
+        lines.append(f"  {'-h, --help':34} print this help")
+        return "\n".join(lines)
+    lines = [f"sdy-dsl {__version__}: Shardy's sharding passes as declarative rule files.", "", USAGE, "",
+             "sub-commands ('sdy-dsl COMMAND --help' for one):"]
+    lines += [f"  {name:8} {text}" for name, text in SUBCOMMAND_HELP.items()]
+    lines += ["", "options:"] + _flag_lines(FLAGS)
     lines.append(f"  {'--version':34} print the version")
     lines.append(f"  {'-h, --help':34} print this help")
     return "\n".join(lines)
 
 
+def _unknown_option(a: str, name: str, command: str) -> UsageError:
+    if name.startswith("mlir-"):
+        reason = REFUSED_MLIR_FLAGS.get(name, "no equivalent in sdy-dsl")
+        supported = ", ".join(f"--{f.name}" for f in FLAGS if f.name.startswith("mlir-"))
+        return UsageError(f"MLIR option '{a}' is not supported by sdy-dsl: {reason} (supported: {supported})")
+    hint = did_you_mean(f"--{name}", [f"--{f.name}" for f in FLAGS if command in f.commands])
+    return UsageError(f"unknown option '{a}'{hint} (see 'sdy-dsl {command} --help')")
+
+
 def parse_args(argv: list[str]) -> Args:
     if not argv or argv[0] in ("-h", "--help", "help"):
-        print(help_text())
+        topic = argv[1] if len(argv) > 1 and argv[0] == "help" and argv[1] in COMMANDS else None
+        print(help_text(topic))
         raise SystemExit(0)
     if argv[0] in ("--version", "-version"):
         print(f"sdy-dsl {__version__}")
         raise SystemExit(0)
     args = Args(command=argv[0])
-    if args.command not in ("opt", "run", "passes", "explain"):
-        raise UsageError(f"unknown command '{args.command}' (expected opt, run, explain or passes)")
+    if args.command not in COMMANDS:
+        raise UsageError(f"unknown command '{args.command}'{did_you_mean(args.command, COMMANDS)} "
+                         f"(expected {', '.join(COMMANDS)})")
     positional = []
     i = 1
     while i < len(argv):
         a = argv[i]
         i += 1
-        if a in ("-h", "--help"):
-            print(help_text())
+        if a in ("-h", "--help", "-help"):
+            print(help_text(args.command))
             raise SystemExit(0)
         if a in ("--version", "-version"):
             print(f"sdy-dsl {__version__}")
@@ -189,11 +250,11 @@ def parse_args(argv: list[str]) -> Args:
                 i += 1
             continue  # accepted for sdy_opt compatibility
         if flag is None:
-            if args.command == "opt":
+            if args.command == "opt" and not name.startswith("mlir-"):
                 # A pass flag: -PASS or -PASS='k=v k2=v2' (validated against the registry later).
                 args.pass_flags.append((name, value if eq else None, a))
                 continue
-            raise UsageError(f"unknown option '{a}'")
+            raise _unknown_option(a, name, args.command)
         if args.command not in flag.commands:
             raise UsageError(f"option '{a}' does nothing in '{args.command}' "
                              f"(it is an option of: {', '.join(flag.commands)})")
@@ -211,6 +272,10 @@ def parse_args(argv: list[str]) -> Args:
                 setattr(args, flag.attr, (current or set()) | {value})
         elif flag.attr is not None:
             setattr(args, flag.attr, value not in ("false", "0"))
+        elif value in ("false", "0"):
+            reason = flag.help.split(": ", 1)[-1]
+            raise UsageError(f"option '{a}': {reason} (it cannot be turned off)")
+    _check_flag_values(args)
     if args.command == "opt":
         if len(positional) > 1:
             raise UsageError(f"unexpected argument '{positional[1]}'")
@@ -225,11 +290,43 @@ def parse_args(argv: list[str]) -> Args:
         if len(positional) != 2:
             raise UsageError("explain takes INPUT.mlir VALUE")
         args.input, args.value = positional
-    elif len(positional) > 1:
-        raise UsageError(f"unexpected argument '{positional[1]}'")
+    elif args.command == "diff":
+        if len(positional) != 2:
+            raise UsageError("diff takes A.mlir B.mlir (two output modules)")
+        args.input, args.value = positional
+    elif len(positional) > (1 if args.command == "passes" else 0):
+        raise UsageError(f"unexpected argument '{positional[-1]}'")
     elif positional:
         args.pass_name = positional[0]
     return args
+
+
+STATS_COLUMNS = {"attempts": "attempts", "matches": "matches", "fired": "fired", "no-op": "noop",
+                 "ms": "seconds", "rule": None}
+
+
+def _check_flag_values(args: Args) -> None:
+    if args.elide_limit is not None and not args.elide_limit.isdigit():
+        raise UsageError(f"--mlir-elide-elementsattrs-if-larger expects a number of elements, got '{args.elide_limit}'")
+    if args.rule_stats_sort is not None:
+        if args.rule_stats_sort not in STATS_COLUMNS:
+            raise UsageError(f"--rule-stats-sort: no column '{args.rule_stats_sort}'"
+                             f"{did_you_mean(args.rule_stats_sort, STATS_COLUMNS)} "
+                             f"(columns: {', '.join(STATS_COLUMNS)})")
+        if not args.rule_stats:
+            raise UsageError("--rule-stats-sort sorts --rule-stats, which is not given")
+    if args.json and args.command in _OBSERVE and not args.rule_stats:
+        raise UsageError(f"--json in '{args.command}' writes --rule-stats as JSON, which is not given")
+
+
+def asm_options(args: Args) -> dict:
+    """MLIR printer options from --mlir-print-op-generic / --mlir-elide-elementsattrs-if-larger."""
+    options = {}
+    if args.print_generic:
+        options["print_generic_op_form"] = True
+    if args.elide_limit is not None:
+        options["large_elements_limit"] = int(args.elide_limit)
+    return options
 
 
 def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
@@ -239,23 +336,26 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import check_pass_name, mlir_pass_nesting, parse_option_string
+    from .pipeline import check_pass_name, expand_step, mlir_pass_nesting, parse_option_string
+    from .pipeline_files import is_named_pipeline
     for name, value, flag in args.pass_flags:
         try:
             name = check_pass_name(name)
         except ValueError as e:
             raise UsageError(f"invalid option or pass '{flag}': {e}") from None
-        if registry.has(name):
+        if registry.has(name) or is_named_pipeline(name):
             nesting = None
         elif name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(name, registry)
         else:
             nesting = mlir_pass_nesting(name) if name in GENERIC_MLIR_PASSES else None
             if nesting is None:
-                raise UsageError(f"unknown option or pass '{flag}' (see 'sdy-dsl --help' and 'sdy-dsl passes'; "
-                                 f"MLIR passes allowed: {', '.join(GENERIC_MLIR_PASSES)})")
+                hint = did_you_mean(name, list(registry.names()) + list(GENERIC_MLIR_PASSES)
+                                    + [f.name for f in FLAGS if "opt" in f.commands])
+                raise UsageError(f"unknown option or pass '{flag}'{hint} (see 'sdy-dsl opt --help' and "
+                                 f"'sdy-dsl passes'; MLIR passes allowed: {', '.join(GENERIC_MLIR_PASSES)})")
         options = parse_option_string(value) if value else {}
-        steps.append(Step(name, options, "func.func" if nesting == "func.func" else None))
+        steps.extend(expand_step(Step(name, options, "func.func" if nesting == "func.func" else None)))
     return Pipeline(steps)
 
 
@@ -301,7 +401,8 @@ def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, re
     output, diags = run_source(padded, registry, pipeline, observer, unregistered=args.unregistered,
                                seconds=seconds, dump_dir=dump_dir, progress=args.progress,
                                timing=args.timing, print_before_all=args.print_before_all,
-                               print_after_all=args.print_after_all, debuginfo=args.debuginfo)
+                               print_after_all=args.print_after_all, debuginfo=args.debuginfo,
+                               print_after_change=args.print_after_change, asm_options=asm_options(args))
     ok = output is not None
     if not args.verify:
         # Notes that only dump the failing op span many lines; the error says enough.
@@ -346,32 +447,21 @@ def write_atomically(path: str, text: str) -> None:
 
 
 def _write_atomically(path: str, text: str) -> None:
-    # A symlink is written through: the file it names is replaced, the link stays.
-    target = Path(os.path.realpath(path))
-    if target.exists() and not target.is_file():
-        # A device or pipe (e.g. /dev/null): write through it; renaming over it would replace it.
-        with open(target, "w") as f:
-            f.write(text)
-        return
-    fd, tmp = tempfile.mkstemp(prefix=".sdy-dsl-", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from .output_file import write_file_atomically
+    write_file_atomically(path, text)
 
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
+        from .pipeline_files import describe_named_pipeline, is_named_pipeline
+        if is_named_pipeline(args.pass_name) and not args.json:
+            print(describe_named_pipeline(args.pass_name))
+            return 0
         if args.pass_name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(args.pass_name, registry)
-        raise UsageError(f"unknown pass '{args.pass_name}' (see 'sdy-dsl passes')")
+        raise UsageError(f"unknown pass '{args.pass_name}'{did_you_mean(args.pass_name, registry.names())} "
+                         f"(see 'sdy-dsl passes')")
     for name in [args.pass_name] if args.pass_name else registry.names():
         p = registry.get(name)
         rows.append({"name": name, "summary": p.summary, "description": p.description.strip(),
@@ -390,6 +480,25 @@ def cmd_passes(args: Args, registry: PassRegistry) -> int:
         for oname, o in row["options"].items():
             extra = f" one of {{{', '.join(o['values'])}}}" if o.get("values") else ""
             print(f"    --{oname}: {o['type']}{extra} = {json.dumps(o['default'])}  {o['help']}")
+    return 0
+
+
+def cmd_diff(args: Args) -> int:
+    from .report import diff_report_data, diff_text, render, report_model, write_page
+    from .stories import ModuleStories
+    from jaxlib.mlir import ir
+    models = []
+    with make_context(args.unregistered), ir.Location.unknown():
+        for path in (args.input, args.value):
+            name, source = read_input(path)
+            try:
+                module = ir.Module.parse(source)
+            except ir.MLIRError as e:
+                raise SdyDslError(f"cannot parse: {e}", name) from None
+            models.append(report_model(ModuleStories(module, name)))
+        print(diff_text(models[0], models[1], args.input, args.value))
+        if args.report is not None:
+            write_page(args.report, render(diff_report_data(models[0], models[1], args.input, args.value)))
     return 0
 
 
@@ -444,9 +553,10 @@ def check_rule_ids(args: Args, passdefs) -> None:
                       ("enable-rule", args.enabled or ())):
         for rule_id in sorted(ids):
             if rule_id not in known:
-                listed = ", ".join(sorted(k for k in known if "/" in k)) or "none"
-                raise UsageError(f"--{flag}: no rule '{rule_id}' in the pipeline's passes "
-                                 f"(their rules: {listed})")
+                hint = did_you_mean(rule_id, known)
+                if not hint:
+                    hint = f" ({len([k for k in known if '/' in k])} rules; 'sdy-dsl passes PASS' lists a pass's)"
+                raise UsageError(f"--{flag}: no rule '{rule_id}' in the pipeline's passes{hint}")
 
 
 _parsing = False
@@ -454,6 +564,9 @@ _parsing = False
 
 def _main(argv: list[str]) -> int:
     global _parsing
+    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py)
+        from .cost_cli import main as cost_main
+        return cost_main(argv[1:])
     _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:
@@ -469,15 +582,30 @@ def _main(argv: list[str]) -> int:
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":
         return cmd_passes(args, registry)
+    if args.command == "diff":
+        return cmd_diff(args)
+    if args.command == "builders":
+        from .language_reference import builder_rows, builders_text
+        print(json.dumps(builder_rows(args.rule_dirs), indent=2) if args.json else builders_text(args.rule_dirs))
+        return 0
     pipeline = build_pipeline(args, registry)
+    if pipeline.rule_dirs:  # a pipeline file's own `rules:`, under the command line's
+        registry = PassRegistry(pipeline.rule_dirs + [Path(d) for d in args.rule_dirs + args.only_rule_dirs],
+                                include_builtin=not args.only_rule_dirs)
     if args.debug_sharding:
         from .api import with_options
-        from .explain import debug_options
+        from .stories import debug_options
         pipeline = with_options(pipeline, debug_options(pipeline, registry))
     if args.command == "explain":
-        from .explain import explain
+        from .stories import explain
         fname, source = read_input(args.input)
-        print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report))
+        timings: dict[str, float] = {}
+        print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report,
+                      progress=args.progress, timings=timings if args.timing else None))
+        if args.timing:
+            for name, pass_seconds in timings.items():
+                print(f"timing: {name}: {pass_seconds * 1000:.1f} ms", file=sys.stderr)
+            print(f"timing: total: {(time.perf_counter() - started) * 1000:.1f} ms", file=sys.stderr)
         return 0
     # Validate the pipeline (passes, options) before reading any input.
     with make_context():
@@ -518,7 +646,7 @@ def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, st
         if out is not None:
             outputs.append(out)
     if args.rule_stats:
-        print_stats(observer)
+        print_stats(observer, args.rule_stats_sort, args.json)
     result = "// -----\n".join(outputs)
     if args.timing:
         print(f"timing: parse: {seconds.get('parse', 0.0) * 1000:.1f} ms", file=sys.stderr)
@@ -539,12 +667,24 @@ def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, st
     return 0
 
 
-def print_stats(observer: Observer) -> None:
+def print_stats(observer: Observer, sort: str | None = None, as_json: bool = False) -> None:
+    """--rule-stats: a row per rule, columns aligned to the longest rule name;
+    SORT: a column, largest first; AS_JSON: one JSON list instead."""
+    rows = [(f"{pass_name}/{rule_id}", st) for (pass_name, rule_id), st in sorted(observer.stats.items())]
+    field_name = STATS_COLUMNS.get(sort or "rule")
+    if field_name is not None:
+        rows.sort(key=lambda row: -getattr(row[1], field_name))
     out = sys.stderr
-    print(f"{'rule':60} {'attempts':>9} {'matches':>8} {'fired':>7} {'no-op':>6} {'ms':>9}", file=out)
-    for (pass_name, rule_id), st in sorted(observer.stats.items()):
-        print(f"{pass_name + '/' + rule_id:60} {st.attempts:9d} {st.matches:8d} {st.fired:7d} "
-              f"{st.noop:6d} {st.seconds * 1000:9.2f}", file=out)
+    if as_json:
+        print(json.dumps([{"rule": name, "attempts": st.attempts, "matches": st.matches, "fired": st.fired,
+                           "noop": st.noop, "ms": round(st.seconds * 1000, 3)} for name, st in rows], indent=1),
+              file=out)
+        return
+    width = max([len("rule")] + [len(name) for name, _ in rows])
+    print(f"{'rule':{width}} {'attempts':>9} {'matches':>8} {'fired':>7} {'no-op':>6} {'ms':>9}", file=out)
+    for name, st in rows:
+        print(f"{name:{width}} {st.attempts:9d} {st.matches:8d} {st.fired:7d} {st.noop:6d} "
+              f"{st.seconds * 1000:9.2f}", file=out)
 
 
 def entry() -> None:

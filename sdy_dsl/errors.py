@@ -51,3 +51,10 @@ class DiagnosticsError(SdyDslError):
 
 class InputError(SdyDslError):
     """A bad input module (diagnostics already formatted by MLIR)."""
+
+
+def did_you_mean(word: str, choices, cutoff: float = 0.6) -> str:
+    """"; did you mean 'X'?" for the closest of CHOICES, or nothing."""
+    from difflib import get_close_matches
+    close = get_close_matches(word, list(choices), n=1, cutoff=cutoff)
+    return f"; did you mean '{close[0]}'?" if close else ""

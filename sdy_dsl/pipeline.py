@@ -17,10 +17,10 @@ from pathlib import Path
 from jaxlib.mlir import ir, passmanager
 from jaxlib.mlir._mlir_libs import _jax_mlir_ext
 
-from .errors import RuleFileError, SdyDslError, UsageError
+from .errors import RuleFileError, SdyDslError, UsageError, did_you_mean
 from .interp.driver import Observer, PassRunner
 from .interp.syntax import unquoted
-from .interp.yaml_loader import Loc, load_yaml
+from .interp.yaml_loader import Loc
 from .passes import GENERIC_MLIR_PASSES, PassRegistry
 from .resources import builtin_pipelines_dir, shipped_pipeline, shipped_pipeline_names
 from .runtime.sharding import codec
@@ -34,11 +34,13 @@ class Step:
     nested_in: str | None = None  # "func.func" when written inside func.func(...)
     loc: Loc | None = None
     typed: bool = False  # options already typed (from YAML)
+    pipeline: str | None = None  # the named pipeline (sdy-propagation-pipeline) this step comes from
 
 
 @dataclass
 class Pipeline:
     steps: list[Step]
+    rule_dirs: list[Path] = field(default_factory=list)  # a pipeline file's `rules:` (relative to it)
 
 
 # --------------------------------------------------------------------------- parsing
@@ -139,7 +141,16 @@ def parse_element(text: str, nested_in: str | None, out: list[Step], depth: int 
         name = check_pass_name(name)
     except ValueError as e:
         raise UsageError(f"invalid pass pipeline element '{text}': {e}") from None
-    out.append(Step(name, options, nested_in))
+    out.extend(expand_step(Step(name, options, nested_in)))
+
+
+def expand_step(step: Step) -> list[Step]:
+    """STEP, or the passes of the named pipeline it names (pipelines/*.yaml)."""
+    from .pipeline_files import is_named_pipeline, named_pipeline_steps
+    if not is_named_pipeline(step.name):
+        return [step]
+    return named_pipeline_steps(step.name, step.options, typed=step.typed, nested_in=step.nested_in,
+                                where=step.loc)
 
 
 def parse_pipeline_string(text: str) -> Pipeline:
@@ -151,21 +162,9 @@ def parse_pipeline_string(text: str) -> Pipeline:
 
 
 def load_pipeline_file(path: Path | str) -> Pipeline:
-    doc = load_yaml(path)
-    top = Loc(str(path), 1, 1)
-    if not isinstance(doc, dict) or "passes" not in doc:
-        raise top.error("a pipeline file is a mapping with a 'passes' list")
-    for key in doc:
-        if key not in ("passes", "description"):
-            raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'passes' or 'description')")
-    raw = doc["passes"]
-    if not isinstance(raw, list):
-        raise doc.loc_of("passes").error("'passes' must be a list")
-    steps: list[Step] = []
-    for i, item in enumerate(raw):
-        loc = raw.item_locs[i]
-        _pipeline_item(item, loc, None, steps, Path(path).parent, (Path(path).resolve(),))
-    return Pipeline(steps)
+    """The passes of a pipeline file (sdy_dsl/pipeline_files.py reads the format)."""
+    from .pipeline_files import load_pipeline_file as load
+    return load(path)
 
 
 def resolve_pipeline_file(spec: str | Path) -> Path:
@@ -231,9 +230,14 @@ def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyD
     name; nothing is run) is "not implemented by sdy-dsl yet", naming every
     pass of a pipeline that sdy-dsl lacks; any other name is unknown.
     """
+    from .rule_library import builtin_library
+    if not registry.library.includes_builtin and name in builtin_library().pass_files:
+        return _error_at(where, f"pass '{name}' is built in, and --only-rules leaves the built-in passes out "
+                                f"(--rules DIR loads yours over them)")
     nesting = mlir_pass_nesting(name)
     if nesting is None:
-        return _error_at(where, f"unknown pass '{name}' (see 'sdy-dsl passes')")
+        return _error_at(where, f"unknown pass '{name}'{did_you_mean(name, registry.names())} "
+                                f"(see 'sdy-dsl passes')")
     text = f"builtin.module({name})" if nesting == "builtin.module" else f"builtin.module(func.func({name}))"
     expanded = _pass_names_in(str(parse_mlir_pipeline(text)))
     missing = list(dict.fromkeys(n for n in expanded if n.startswith(("sdy-", "mpmd-"))
@@ -249,62 +253,17 @@ def _error_at(where, message: str) -> SdyDslError:
     return UsageError(message)
 
 
-def _step_name(name, loc: Loc) -> str:
-    if not isinstance(name, str):
-        raise loc.error(f"a pass name is a string, got {name!r}")
-    try:
-        return check_pass_name(name)
-    except ValueError as e:
-        raise loc.error(str(e)) from None
-
-
-def _pipeline_item(item, loc: Loc, nested_in, steps, base: Path, including: tuple = ()):
-    if isinstance(item, dict) and len(item) == 1 and "pipeline" in item and nested_in is None:
-        # {pipeline: FILE}: the passes of another pipeline file (relative to this one).
-        target = (base / str(item["pipeline"])).resolve()
-        if not target.is_file():
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' not found")
-        if target in including:
-            raise item.loc_of("pipeline").error(f"pipeline file '{item['pipeline']}' includes itself")
-        doc = load_yaml(target)
-        if not isinstance(doc, dict) or not isinstance(doc.get("passes"), list):
-            raise Loc(str(target), 1, 1).error("a pipeline file is a mapping with a 'passes' list")
-        for j, sub in enumerate(doc["passes"]):
-            _pipeline_item(sub, doc["passes"].item_locs[j], None, steps, target.parent, including + (target,))
-        return
-    if isinstance(item, str):
-        steps.append(Step(_step_name(item, loc), {}, nested_in, loc))
-        return
-    if isinstance(item, dict) and len(item) == 1:
-        name, body = next(iter(item.items()))
-        bloc = item.loc_of(name)
-        if name == "func.func" and nested_in is not None:
-            raise item.key_loc(name).error("func.func cannot be nested in func.func")
-        if name == "func.func":
-            if not isinstance(body, list):
-                raise bloc.error("func.func takes a list of passes")
-            for j, sub in enumerate(body):
-                _pipeline_item(sub, body.item_locs[j], "func.func", steps, base, including)
-            return
-        if body is None:
-            body = {}
-        if not isinstance(body, dict):
-            raise bloc.error(f"options of '{name}' must be a mapping of option to value")
-        steps.append(Step(_step_name(name, item.key_loc(name)), dict(body), nested_in, item.key_loc(name),
-                          typed=True))
-        return
-    raise loc.error("a pipeline entry is a pass name, {pass: {option: value}}, {func.func: [passes]} "
-                    "or {pipeline: FILE}")
-
-
 # --------------------------------------------------------------------------- running
 
 
 class PipelineRunner:
     def __init__(self, registry: PassRegistry, pipeline: Pipeline, observer: Observer | None = None,
                  dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
-                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False):
+                 print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False,
+                 print_after_change: bool = False, asm_options: dict | None = None):
         self.registry = registry
+        # --mlir-print-ir-after-change; MLIR printer flags (print_generic_op_form, large_elements_limit)
+        self.print_after_change, self.asm_options = print_after_change, dict(asm_options or {})
         self.print_before_all, self.print_after_all, self.debuginfo = print_before_all, print_after_all, debuginfo
         self.observer = observer or Observer()
         self.dump_dir = Path(dump_dir) if dump_dir else None
@@ -327,36 +286,79 @@ class PipelineRunner:
                     decl = passdef.options.get(key)
                     if decl is None:
                         known = ", ".join(sorted(passdef.options)) or "none"
-                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}' (options: {known})")
+                        raise self._step_error(step, f"pass '{step.name}' has no option '{key}'"
+                                                     f"{did_you_mean(key, passdef.options)} (options: {known})")
                     try:
                         options[key] = decl.check_value(value) if step.typed else decl.parse(value)
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
-            elif step.name.startswith(("sdy-", "mpmd-")):
+            elif step.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(step):
+                if step.pipeline is not None:
+                    raise self._missing_in_pipeline(step.pipeline, pipeline)
+                if shardy_patterns_of(step):
+                    raise self._step_error(step, f"not implemented by sdy-dsl yet: {step.name} with "
+                                                 f"enable-patterns={shardy_patterns_of(step)}")
                 raise not_implemented_error(step.name, self.registry, step.loc)
+            elif step.name == "canonicalize" and "enable-patterns" in step.options:
+                plan.extend(self._plan_canonicalize_patterns(step))
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
                 # other name there could run jaxlib's C++ passes.
                 raise self._step_error(step, f"unknown pass '{step.name}' (see 'sdy-dsl passes'; MLIR passes "
                                              f"allowed: {', '.join(GENERIC_MLIR_PASSES)})")
             else:
-                for k, v in step.options.items():
-                    if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
-                        raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
-                text = step.name
-                if step.options:
-                    if step.typed:
-                        opts = " ".join(f"{k}={_mlir_option(v)}" for k, v in step.options.items())
-                    else:
-                        opts = " ".join(f"{k}={v}" for k, v in step.options.items())
-                    text += "{" + opts + "}"
-                if step.nested_in:
-                    text = f"{step.nested_in}({text})"
-                if parse_mlir_pipeline(f"builtin.module({text})") is None:
-                    raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
-                plan.append(("mlir", step, text, None))
+                plan.append(self._plan_mlir(step))
         return plan
+
+    def _plan_mlir(self, step: Step, raw: dict | None = None):
+        """MLIR's own pass STEP (options RAW: already MLIR text, braces allowed)."""
+        for k, v in step.options.items():
+            if not PASS_NAME.match(str(k)) or re.search(r"[(){}'\",]", _mlir_option(v)):
+                raise self._step_error(step, f"invalid option '{k}' of pass '{step.name}'")
+        text = step.name
+        options = [f"{k}={_mlir_option(v) if step.typed else v}" for k, v in step.options.items()]
+        options += [f"{k}={v}" for k, v in (raw or {}).items()]
+        if options:
+            text += "{" + " ".join(options) + "}"
+        if step.nested_in:
+            text = f"{step.nested_in}({text})"
+        if parse_mlir_pipeline(f"builtin.module({text})") is None:
+            raise self._step_error(step, f"unknown pass or bad options: '{step.name}'")
+        return ("mlir", step, text, None)
+
+    def _plan_canonicalize_patterns(self, step: Step) -> list:
+        """`canonicalize{enable-patterns={L,...}}`: the rule pass `canonicalize-L`
+        of each sdy label L (the sdy patterns as rules), then MLIR's canonicalize
+        (folding, dead code, region simplification) with only the other labels,
+        so that none of jaxlib's C++ sdy patterns runs."""
+        value = step.options["enable-patterns"]
+        labels = [str(v).strip() for v in value] if isinstance(value, (list, tuple)) else \
+            [v.strip() for v in str(value).strip("{}").split(",") if v.strip()]
+        plan, others = [], []
+        for label in labels:
+            name = f"canonicalize-{label}"
+            if self.registry.has(name):
+                passdef = self.registry.get(name)
+                plan.append(("rules", Step(name, {}, step.nested_in, step.loc), passdef,
+                             passdef.default_options()))
+            elif label.startswith(("sdy-", "mpmd-")):
+                raise self._step_error(step, f"not implemented by sdy-dsl yet: canonicalization patterns '{label}'")
+            else:
+                others.append(label)
+        # A label no pattern has: MLIR then applies none of its patterns.
+        rest = Step(step.name, {k: v for k, v in step.options.items() if k != "enable-patterns"},
+                    step.nested_in, step.loc, step.typed)
+        plan.append(self._plan_mlir(rest, {"enable-patterns": "{" + (",".join(others) or "sdy-dsl-none") + "}"}))
+        return plan
+
+    def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:
+        """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order."""
+        missing = dict.fromkeys(
+            f"{s.name}{{enable-patterns={shardy_patterns_of(s)}}}" if shardy_patterns_of(s) else s.name
+            for s in pipeline.steps if s.pipeline == name and not self.registry.has(s.name)
+            and (s.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(s)))
+        return UsageError(f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
 
     @staticmethod
     def _step_error(step: Step, message: str):
@@ -374,6 +376,7 @@ class PipelineRunner:
                 print(f"[{i + 1}/{total}] {step.name} ...", file=sys.stderr, flush=True)
             if self.print_before_all:
                 self._print_ir("Before", step.name, module)
+            before = self.module_text(module) if self.print_after_change else None
             if kind == "mlir":
                 if step.name in ("inline", "canonicalize"):
                     check_manual_computations_canonicalizable(module_op)
@@ -392,7 +395,7 @@ class PipelineRunner:
             dt = time.perf_counter() - t0
             self.timings.append((step.name, dt))
             self.observer.pass_seconds[step.name] = self.observer.pass_seconds.get(step.name, 0.0) + dt
-            if self.print_after_all:
+            if self.print_after_all or (before is not None and self.module_text(module) != before):
                 self._print_ir("After", step.name, module)
             if self.dump_dir is not None:
                 path = self.dump_dir / f"{i + 1:02d}_{step.name}.mlir"
@@ -405,7 +408,8 @@ class PipelineRunner:
     def module_text(self, module: ir.Module) -> str:
         """The module as text, with locations when --mlir-print-debuginfo asked for them
         (MLIR's printer verifies the module first unless it is known to verify)."""
-        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified)
+        return module.operation.get_asm(enable_debug_info=self.debuginfo, assume_verified=self._verified,
+                                        **self.asm_options)
 
     def _print_ir(self, when: str, pass_name: str, module: ir.Module) -> None:
         # mlir-opt's --mlir-print-ir-before-all / --mlir-print-ir-after-all banner.
@@ -427,6 +431,16 @@ class PipelineRunner:
         if runner.modified or not verified_before:
             verify_or_raise(module_op, passdef.name)
         self._verified = True
+
+
+def shardy_patterns_of(step: Step) -> str | None:
+    """The Shardy pattern labels (`sdy-collective`) a `canonicalize` step enables, or None.
+    MLIR's canonicalizer would run jaxlib's C++ Shardy patterns for them: such a
+    step is not run through MLIR."""
+    if step.name != "canonicalize":
+        return None
+    labels = [p for p in re.split(r"[{},\s]+", _mlir_option(step.options.get("enable-patterns", ""))) if p]
+    return ",".join(labels) if any(p.startswith(("sdy-", "mpmd-")) for p in labels) else None
 
 
 def check_manual_computations_canonicalizable(module_op) -> None:

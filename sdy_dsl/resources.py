@@ -46,12 +46,16 @@ def schemas_dir() -> Path:
 
 
 def shipped_pipeline(name: str) -> Path | None:
-    """The shipped pipeline file called NAME (`shardy_full` or `shardy_full.yaml`), if any."""
+    """The shipped pipeline file called NAME (`shardy_full` or `shardy_full.yaml`;
+    a named pipeline also by its name, `sdy-propagation-pipeline`), if any."""
     if "/" in name or "\\" in name:
         return None
     stem = name[:-5] if name.endswith(".yaml") else name
-    path = builtin_pipelines_dir() / f"{stem}.yaml"
-    return path if path.is_file() else None
+    for candidate in (stem, stem.replace("-", "_")):
+        path = builtin_pipelines_dir() / f"{candidate}.yaml"
+        if path.is_file():
+            return path
+    return None
 
 
 def shipped_pipeline_names() -> list[str]:

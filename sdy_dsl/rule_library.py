@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from .errors import RuleFileError, UsageError
+from .errors import RuleFileError, UsageError, did_you_mean
 
 from .resources import builtin_rules_dir
 
@@ -33,6 +33,7 @@ class RuleLibrary:
         for d in self.user_dirs:
             if not d.is_dir():
                 raise UsageError(f"rules directory '{d}' does not exist")
+        self.includes_builtin = include_builtin
         self.dirs = ([builtin_rules_dir()] if include_builtin else []) + self.user_dirs
 
     # ------------------------------------------------------------------ files
@@ -60,18 +61,22 @@ class RuleLibrary:
         files: dict[str, list[Path]] = {}
         for directory in self.dirs:
             in_this_dir: dict[str, Path] = {}
+            if directory in self.user_dirs:
+                check_files_recognised(directory)
             for path in sorted(directory.rglob("*.yaml")):
                 if path.name in DATA_FILES:
                     continue
                 doc = load_yaml(path)
-                if not isinstance(doc, dict) or "pass" not in doc:
-                    continue
-                name = doc["pass"]
+                key = "pass" if isinstance(doc, dict) and "pass" in doc else "extends"
+                if not isinstance(doc, dict) or key not in doc:
+                    raise RuleFileError(path, 1, 1, "not a rule file (no 'pass:' nor 'extends:') nor a data "
+                                        f"file ({', '.join(DATA_FILES)}){_did_you_mean(path.name)}")
+                name = doc[key]  # `extends: P` without `pass:` adds to P itself
                 if not isinstance(name, str):
-                    raise doc.loc_of("pass").error("'pass' must be a pass name")
+                    raise doc.loc_of(key).error(f"'{key}' must be a pass name")
                 name = name.strip()
                 if name in in_this_dir:
-                    raise doc.loc_of("pass").error(
+                    raise doc.loc_of(key).error(
                         f"pass '{name}' is defined twice", notes=(f"also defined in {in_this_dir[name]}",))
                 in_this_dir[name] = path
             for name, path in in_this_dir.items():
@@ -88,6 +93,29 @@ class RuleLibrary:
     def heuristics(self):
         from .runtime.propagation.heuristics import load_heuristic_layers
         return load_heuristic_layers(self.data_layers(HEURISTICS_FILE))
+
+
+# Files a user's rules directory may hold beside rule and data files.
+_ACCEPTED_SUFFIXES = {".yaml", ".py", ".pyc", ".md", ".txt", ".rst"}
+
+
+def _did_you_mean(name: str) -> str:
+    return did_you_mean(name, DATA_FILES, cutoff=0.75)
+
+
+def check_files_recognised(directory: Path) -> None:
+    """Every file of a user's rules directory is a rule file, a data file, a
+    hook module or documentation: a misspelled `op_sharding_rule.yaml` or a
+    `.yml` would otherwise be silently ignored."""
+    for path in sorted(directory.rglob("*")):
+        if not path.is_file() or any(part.startswith(".") or part == "__pycache__"
+                                     for part in path.relative_to(directory).parts):
+            continue
+        if path.suffix == ".yml":
+            raise RuleFileError(path, 1, 1, "rule and data files end in '.yaml' (this file would be ignored)")
+        if path.suffix not in _ACCEPTED_SUFFIXES:
+            raise RuleFileError(path, 1, 1, "not a rule file, data file, hook module or documentation "
+                                f"(expected *.yaml, *.py, *.md or *.txt){_did_you_mean(path.name)}")
 
 
 _builtin: RuleLibrary | None = None

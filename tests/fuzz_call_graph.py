@@ -1,16 +1,22 @@
-"""Random call graphs through the import-side call-graph passes, against the C++ reference.
+"""Random differential testing of what the call-graph passes see, against the C++ reference.
 
-    python tests/fuzz_call_graph.py --seed S --count N [--passes a,b] [--keep DIR]
+    python tests/fuzz_call_graph.py --seed S --count N [--passes a,b] [--keep DIR] [--reduce] [-v]
 
-Generates N seeded random modules whose functions call each other (an acyclic
-graph: shared callees, chains, functions called several times, calls inside
-`stablehlo.while` and `stablehlo.case` bodies, copies carrying
-`sdy.original_func_name`, `execution_thread`, discardable call attributes,
-shardings on function arguments / results and on calls, maximal meshes,
-unused functions), runs each pass (and the pipeline's import chain) with
-`sdy-dsl opt` in-process and with the reference in a forked child, and
-reports every difference. Not a pytest module (tests/test_call_graph_passes.py
-runs a few seeds).
+Generates N seeded random modules made of `func.call` graphs: callees shared
+by several calls, nested calls (a callee calling deeper callees), calls inside
+`while` bodies and `case` branches and inside `sdy.named_computation`s, calls
+with result shardings, sharded and unsharded function signatures, constants,
+and every element type the dialects allow (complex, integers of every width
+and signedness, bool, f8 / bf16 / f16 / f32 / f64). Each module goes through
+every pass (sdy-dsl in-process, the reference in a forked child) and through
+the pipelines: the shipped `pipelines/shardy_full*.yaml` against their
+reference chains and the reference's own `sdy-*-pipeline`s.
+
+A pass or pipeline sdy-dsl does not have yet ("not implemented by sdy-dsl
+yet") is counted as `not-implemented`, not as a mismatch: as the call-graph
+passes land, the same seeds start comparing them. Inputs the reference
+rejects are `invalid`, a pass the reference fails or crashes on is `skip`.
+Not a pytest module (no `test_` prefix).
 """
 from __future__ import annotations
 
@@ -21,241 +27,302 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+ROOT = HERE.parent
+sys.path[:0] = [str(HERE), str(ROOT)]
 
-from fuzz_passes import reference  # noqa: E402
+from fuzz_passes import PASSES as SEED_PASSES, in_child, pass_flag  # noqa: E402
 from lit_runner import run_sdy_dsl  # noqa: E402
+from reduce_module import reduce  # noqa: E402
+from reference import pipeline_from_flags, run_reference  # noqa: E402
+from test_full_chain import REFERENCE_CHAIN, RESHARDS_CHAIN  # noqa: E402
 
-IMPORT_CHAIN = ("symbol-dce,sdy-lift-inlined-meshes,sdy-remove-size-one-axes,"
-                "sdy-propagate-sharding-from-func-to-call,sdy-constant-or-scalar-splitter,symbol-dce,"
-                "sdy-manual-axes-cleanup,sdy-add-data-flow-edges,sdy-flatten-call-graph,symbol-dce,"
-                "sdy-import-func-calls,symbol-dce,sdy-apply-sharding-constraints,sdy-sharding-group-import,"
-                "sdy-pre-order-funcs")
-DEDUP_CHAIN = ("symbol-dce,sdy-lift-inlined-meshes,sdy-remove-size-one-axes,"
-               "sdy-propagate-sharding-from-func-to-call,sdy-constant-or-scalar-splitter,symbol-dce,"
-               "sdy-manual-axes-cleanup,sdy-add-data-flow-edges,sdy-apply-sharding-constraints,"
-               "sdy-sharding-group-import,sdy-add-func-data-flow-edges,sdy-pre-order-funcs")
-PROPAGATE = ("sdy-user-priority-propagate{keep-sharding-rules=true propagation-strategy=aggressive "
-             "run-op-priority-propagation=true}")
-# key -> the flags of one `sdy-dsl opt` run
-PASSES: dict[str, list[str]] = {
-    "sdy-propagate-sharding-from-func-to-call": ["-sdy-propagate-sharding-from-func-to-call"],
-    "sdy-flatten-call-graph": ["-sdy-flatten-call-graph"],
-    "sdy-import-func-calls": ["-sdy-import-func-calls"],
-    "sdy-import-func-calls@noedges": ["-sdy-import-func-calls=add-data-flow-edges-on-named-computations=false"],
-    "sdy-pre-order-funcs": ["-sdy-pre-order-funcs"],
-    "sdy-add-func-data-flow-edges": ["-sdy-add-func-data-flow-edges"],
-    "import-chain": [f"--pass-pipeline=builtin.module({IMPORT_CHAIN})"],
-    "dedup-import-chain": [f"--pass-pipeline=builtin.module({DEDUP_CHAIN})"],
-    "import-chain-propagated": [f"--pass-pipeline=builtin.module({IMPORT_CHAIN},{PROPAGATE})"],
-    "dedup-import-chain-propagated": [f"--pass-pipeline=builtin.module({DEDUP_CHAIN},{PROPAGATE})"],
+# pass flag (with options) -> reference passes run first to make its input
+PASSES: dict[str, list[str]] = dict(SEED_PASSES)
+PASSES.update({
+    "sdy-user-priority-propagate": [],
+    "sdy-aggressive-propagate": [],
+    "sdy-op-priority-propagate": [],
+    "sdy-populate-op-sharding-rules": [],
+    "sdy-propagate-sharding-from-func-to-call": [],
+    "sdy-flatten-call-graph": [],
+    "sdy-import-func-calls": [],
+    "sdy-pre-order-funcs": [],
+    "sdy-export-named-computations": ["sdy-import-func-calls"],
+    "sdy-unflatten-call-graph": ["sdy-flatten-call-graph"],
+    "sdy-unflatten-call-graph=dedup-functions-fully=true": ["sdy-flatten-call-graph"],
+    "sdy-propagate-to-func-results": [],
+    "sdy-insert-func-call-reshards": [],
+    "sdy-add-func-data-flow-edges": [],
+    "sdy-sink-func-data-flow-edges": ["sdy-add-func-data-flow-edges"],
+    "sdy-constant-or-scalar-merger": ["sdy-constant-or-scalar-splitter"],
+    "sdy-remove-sub-axes-in-input-output-shardings": [],
+    "sdy-remove-propagation-debug-info": [],
+    "sdy-reshard-to-collectives": ["sdy-insert-explicit-reshards"],
+})
+# name -> (sdy-dsl argv after the input, reference pipeline)
+PIPELINES: dict[str, tuple[list[str], str]] = {
+    "shardy_full": (["run", str(ROOT / "pipelines" / "shardy_full.yaml")], REFERENCE_CHAIN),
+    "shardy_full_reshards": (["run", str(ROOT / "pipelines" / "shardy_full_reshards.yaml")], RESHARDS_CHAIN),
 }
-SHAPES = [(8, 4), (8,), (4, 2)]
+PIPELINES.update({name: (["opt", f"--pass-pipeline=builtin.module({name})"], f"builtin.module({name})")
+                  for name in ("sdy-import-pipeline", "sdy-propagation-pipeline", "sdy-export-pipeline")})
+
+ELEMENT_TYPES = ["f32", "bf16", "f16", "f64", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "complex<f32>", "complex<f64>",
+                 "i1", "i2", "i4", "i8", "i16", "i32", "i64", "ui4", "ui8", "ui32", "ui64"]
+MESHES = [[("a", 2), ("b", 2)], [("x", 4), ("y", 2)], [("a", 2), ("b", 1), ("c", 2)], [("x", 8)]]
 
 
-def ttype(shape) -> str:
-    return f"tensor<{'x'.join(map(str, shape))}xf32>"
-
-
-class Gen:
-    """One random module: functions f0..fn-1 (fi calls only fj, j > i) and @main calling them."""
-
+class CallGraphGen:
     def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-        self.count = self.rng.randint(1, 5)
-        self.sigs = [([self.rng.choice(SHAPES) for _ in range(self.rng.randint(1, 2))],
-                      [self.rng.choice(SHAPES) for _ in range(self.rng.randint(1, 2))])
-                     for _ in range(self.count)]
-        self.names = [self.rng.choice([f"f{i}", f"f{i}_0", f"g{i}"]) for i in range(self.count)]
-        if len(set(self.names)) < len(self.names):
-            self.names = [f"f{i}" for i in range(self.count)]
-        self.temp = 0
+        self.r = random.Random(seed)
+        self.elt = self.r.choice(ELEMENT_TYPES)
+        self.axes = self.r.choice(MESHES)
+        self.shape = self.r.choice([(8, 4), (4, 8), (8,), (16, 2)])
+        self.n = 0
 
-    def sharding(self, shape, maximal_ok=True) -> str:
-        r = self.rng.random()
-        if maximal_ok and r < 0.1:
-            return "<@maximal, []>"
-        dims = ", ".join(self.rng.choice(['{"a"}', '{}', '{"a", ?}', '{?}']) if i == 0 else
-                         self.rng.choice(['{}', '{"b"}', '{?}']) for i in range(len(shape)))
-        return f"<@mesh, [{dims}]>"
+    @property
+    def t(self) -> str:
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.elt + ">"
 
-    def value(self) -> str:
-        self.temp += 1
-        return f"%v{self.temp}"
+    def fresh(self, base: str = "v") -> str:
+        self.n += 1
+        return f"%{base}{self.n}"
 
-    def make(self, env, shape, lines, indent) -> str:
-        """A value of `shape` from `env` (a list of (value, shape)); broadcast or reshape if needed."""
-        same = [v for v, s in env if s == shape]
-        if same and self.rng.random() < 0.8:
-            return self.rng.choice(same)
-        v = self.value()
-        lines.append(f"{indent}{v} = stablehlo.constant dense<1.0> : {ttype(shape)}")
-        return v
+    def constant(self) -> str:
+        e = self.elt
+        if e.startswith("complex"):
+            return f"dense<({self.r.choice(['0.0', '1.5'])},{self.r.choice(['1.0', '-2.0'])})>"
+        if e == "i1":
+            return f"dense<{self.r.choice(['true', 'false'])}>"
+        if e.startswith(("i", "ui")):
+            return f"dense<{self.r.randint(0, 3)}>"
+        return f"dense<{self.r.choice(['0.0', '1.0', '-0.5'])}>"
 
-    def call(self, env, callee: int, lines, indent, nested: bool) -> None:
-        args, results = self.sigs[callee]
-        operands = [self.make(env, s, lines, indent) for s in args]
-        attrs = []
-        if self.rng.random() < 0.4:
-            attrs.append("sdy.sharding = #sdy.sharding_per_value<[" +
-                         ", ".join(self.sharding(s) for s in results) + "]>")
-        if self.rng.random() < 0.2:
-            attrs.append('mhlo.frontend_attributes = {inlineable = "false"}')
-        attr_text = " {" + ", ".join(attrs) + "}" if attrs else ""
-        vs = [self.value() for _ in results]
-        lhs = vs[0] if len(vs) == 1 else f"{vs[0]}:{len(vs)}"
-        names = [vs[0]] if len(vs) == 1 else [f"{vs[0]}#{i}" for i in range(len(vs))]
-        op = "func.call" if nested else "call"
-        lines.append(f"{indent}{lhs} = {op} @{self.names[callee]}({', '.join(operands)}){attr_text} : "
-                     f"({', '.join(ttype(s) for s in args)}) -> ({', '.join(ttype(s) for s in results)})")
-        env.extend(zip(names, results))
+    def sharding(self, closed: bool = False) -> str:
+        r = self.r
+        free = [a for a, _ in self.axes]
+        r.shuffle(free)
+        dims = []
+        for _ in self.shape:
+            refs = [f'"{free.pop()}"' for _ in range(r.choice([0, 0, 1, 1, 2])) if free]
+            is_open = not closed and r.random() < 0.25
+            prio = f"p{r.randint(0, 2)}" if not closed and refs and r.random() < 0.15 else ""
+            dims.append("{" + ", ".join(refs + (["?"] if is_open else [])) + "}" + prio)
+        return "<@mesh, [" + ", ".join(dims) + "]>"
 
-    def body(self, env, callees, lines, indent, depth=0) -> None:
-        for callee in callees:
-            kind = self.rng.random()
-            if depth == 0 and kind < 0.15:
-                self.while_call(env, callee, lines, indent)
-            elif depth == 0 and kind < 0.25:
-                self.case_call(env, callee, lines, indent)
+    def maybe_attr(self, p: float = 0.4, closed: bool = False) -> str:
+        return f" {{sdy.sharding = #sdy.sharding{self.sharding(closed)}}}" if self.r.random() < p else ""
+
+    # ------------------------------------------------------------ bodies
+    def body(self, env: list[str], callees: list[tuple[str, int, int]], depth: int, lines: list[str]) -> None:
+        """Random ops over `env` (values of type self.t), appended to `lines` (env grows)."""
+        r, t = self.r, self.t
+        for _ in range(r.randint(1, 4)):
+            kind = r.choices(["elt", "const", "call", "while", "case", "named", "constraint"],
+                             [3, 1, 4, 1, 1, 1, 1])[0]
+            if kind in ("while", "case", "named") and depth >= 2:
+                kind = "call"
+            if kind == "call" and not callees:
+                kind = "elt"
+            if kind == "elt":
+                v = self.fresh()
+                lines.append(f"{v} = stablehlo.{r.choice(['add', 'multiply'])} {r.choice(env)}, {r.choice(env)} : {t}")
+                env.append(v)
+            elif kind == "const":
+                v = self.fresh("c")
+                lines.append(f"{v} = stablehlo.constant {self.constant()} : {t}")
+                env.append(v)
+            elif kind == "constraint":
+                v = self.fresh()
+                lines.append(f"{v} = sdy.sharding_constraint {r.choice(env)} {self.sharding()} : {t}")
+                env.append(v)
+            elif kind == "call":
+                env.extend(self.call(env, callees, lines))
+            elif kind == "while":
+                self.while_op(env, callees, depth, lines)
+            elif kind == "case":
+                self.case_op(env, callees, depth, lines)
             else:
-                self.call(env, callee, lines, indent, depth > 0)
-            if self.rng.random() < 0.3:
-                x, s = self.rng.choice(env)
-                v = self.value()
-                lines.append(f"{indent}{v} = stablehlo.{self.rng.choice(['negate', 'abs', 'sine'])} {x} : {ttype(s)}")
-                env.append((v, s))
+                self.named(env, callees, depth, lines)
 
-    def while_call(self, env, callee, lines, indent) -> None:
-        shape = self.sigs[callee][1][0]
-        init = self.make(env, shape, lines, indent)
-        w = self.value()
-        c = self.value()
-        lines.append(f"{indent}{c} = stablehlo.constant dense<0> : tensor<i32>")
-        lines.append(f"{indent}{w}:2 = stablehlo.while(%it = {init}, %i = {c}) : {ttype(shape)}, tensor<i32>")
-        lines.append(f"{indent}  cond {{")
-        lines.append(f"{indent}  %lim = stablehlo.constant dense<2> : tensor<i32>")
-        lines.append(f"{indent}  %p = stablehlo.compare LT, %i, %lim : (tensor<i32>, tensor<i32>) -> tensor<i1>")
-        lines.append(f"{indent}  stablehlo.return %p : tensor<i1>")
-        lines.append(f"{indent}}} do {{")
-        inner = [("%it", shape)]
-        self.call(inner, callee, lines, indent + "  ", nested=True)
-        out = self.make(inner, shape, lines, indent + "  ")
-        lines.append(f"{indent}  stablehlo.return {out}, %i : {ttype(shape)}, tensor<i32>")
-        lines.append(f"{indent}}}")
-        env.append((f"{w}#0", shape))
+    def call(self, env, callees, lines) -> list[str]:
+        r, t = self.r, self.t
+        name, n_args, n_res = r.choice(callees)
+        args = ", ".join(r.choice(env) for _ in range(n_args))
+        v = self.fresh("r")
+        attr = ""
+        if r.random() < 0.3:
+            attr = " {sdy.sharding = #sdy.sharding_per_value<[" + ", ".join(
+                self.sharding() for _ in range(n_res)) + "]>}"
+        res = f"{v}:{n_res}" if n_res > 1 else v
+        lines.append(f"{res} = func.call @{name}({args}){attr} : ({', '.join([t] * n_args)}) -> "
+                     f"({', '.join([t] * n_res)})")
+        return [f"{v}#{i}" for i in range(n_res)] if n_res > 1 else [v]
 
-    def case_call(self, env, callee, lines, indent) -> None:
-        shape = self.sigs[callee][1][0]
-        index = self.value()
-        lines.append(f"{indent}{index} = stablehlo.constant dense<1> : tensor<i32>")
-        r = self.value()
-        lines.append(f'{indent}{r} = "stablehlo.case"({index}) ({{')
-        for branch in range(2):
-            if branch:
-                lines.append(f"{indent}}}, {{")
+    def while_op(self, env, callees, depth, lines) -> None:
+        t, x = self.t, self.r.choice(env)
+        v, it, c = self.fresh("w"), self.fresh("it"), self.fresh("c")
+        inner = [it]
+        body: list[str] = []
+        self.body(inner, callees, depth + 1, body)
+        attr = (f" attributes {{sdy.sharding = #sdy.sharding_per_value<[{self.sharding()}]>}}"
+                if self.r.random() < 0.3 else "")
+        lines += [f"{v} = stablehlo.while({it} = {x}) : {t}{attr}", "cond {",
+                  f"  {c} = stablehlo.constant dense<true> : tensor<i1>", f"  stablehlo.return {c} : tensor<i1>",
+                  "} do {", *("  " + b for b in body), f"  stablehlo.return {inner[-1]} : {t}", "}"]
+        env.append(v)
+
+    def case_op(self, env, callees, depth, lines) -> None:
+        t = self.t
+        idx, v = self.fresh("i"), self.fresh("k")
+        lines.append(f"{idx} = stablehlo.constant dense<{self.r.randint(0, 1)}> : tensor<i32>")
+        branches = []
+        for _ in range(self.r.randint(1, 2)):
             inner = list(env)
-            if branch == 0:
-                self.call(inner, callee, lines, indent + "  ", nested=True)
-            out = self.make(inner, shape, lines, indent + "  ")
-            lines.append(f'{indent}  "stablehlo.return"({out}) : ({ttype(shape)}) -> ()')
-        lines.append(f"{indent}}}) : (tensor<i32>) -> {ttype(shape)}")
-        env.append((r, shape))
+            body: list[str] = []
+            self.body(inner, callees, depth + 1, body)
+            branches.append("{\n" + "".join(f"  {b}\n" for b in body) + f"  stablehlo.return {inner[-1]} : {t}\n}}")
+        lines.append(f'{v} = "stablehlo.case"({idx}) (' + ", ".join(branches) + f") : (tensor<i32>) -> {t}")
+        env.append(v)
 
-    def func(self, i: int) -> str:
-        args, results = self.sigs[i]
-        rng = self.rng
-        arg_text = ", ".join(
-            f"%arg{k}: {ttype(s)}" + (f" {{sdy.sharding = #sdy.sharding{self.sharding(s)}}}" if rng.random() < 0.3 else "")
-            for k, s in enumerate(args))
-        res_text = ", ".join(
-            ttype(s) + (f" {{sdy.sharding = #sdy.sharding{self.sharding(s)}}}" if rng.random() < 0.3 else "")
-            for s in results)
-        attrs = []
-        if rng.random() < 0.15:
-            attrs.append(f'sdy.original_func_name = "orig{i}"')
-        if rng.random() < 0.1:
-            attrs.append('execution_thread = "host"')
-        attr_text = f" attributes {{{', '.join(attrs)}}}" if attrs else ""
-        env = [(f"%arg{k}", s) for k, s in enumerate(args)]
+    def named(self, env, callees, depth, lines) -> None:
+        t = self.t
+        x = self.r.choice(env)
+        v, a = self.fresh("n"), self.fresh("na")
+        inner = [a]
+        body: list[str] = []
+        self.body(inner, callees, depth + 1, body)
+        shard = ""
+        if self.r.random() < 0.4:
+            shard = f" in_shardings=[{self.sharding()}] out_shardings=[{self.sharding()}]"
+        name = self.r.choice(["foo", "bar", "foo"])
+        lines += [f'{v} = sdy.named_computation<"{name}">({x}){shard} ({a}: {t}) {{', *("  " + b for b in body),
+                  f"  sdy.return {inner[-1]} : {t}", f"}} : ({t}) -> {t}"]
+        env.append(v)
+
+    def func(self, name: str, n_args: int, n_res: int, callees, private: bool) -> str:
+        t = self.t
+        args = [f"%arg{i}: {t}{self.maybe_attr()}" for i in range(n_args)]
+        results = [f"{t}{self.maybe_attr(0.3)}" for _ in range(n_res)]
+        env = [f"%arg{i}" for i in range(n_args)]
         lines: list[str] = []
-        later = list(range(i + 1, self.count))
-        callees = [rng.choice(later) for _ in range(rng.randint(0, 3))] if later else []
-        self.body(env, callees, lines, "  ")
-        outs = [self.make(env, s, lines, "  ") for s in results]
-        lines.append(f"  return {', '.join(outs)} : {', '.join(ttype(s) for s in results)}")
-        return (f"func.func private @{self.names[i]}({arg_text}) -> ({res_text}){attr_text} {{\n"
-                + "\n".join(lines) + "\n}")
+        self.body(env, callees, 0, lines)
+        rets = [self.r.choice(env[n_args:] or env) for _ in range(n_res)]
+        vis = "private " if private else ""
+        return (f"func.func {vis}@{name}({', '.join(args)}) -> ({', '.join(results)}) {{\n"
+                + "".join(f"  {ln}\n" for ln in lines)
+                + f"  return {', '.join(rets)} : {', '.join([t] * n_res)}\n}}\n")
 
     def module(self) -> str:
-        rng = self.rng
-        env = [("%arg0", (8, 4)), ("%arg1", (8,))]
-        lines: list[str] = []
-        callees = [rng.randrange(self.count) for _ in range(rng.randint(1, 4))]
-        self.body(env, callees, lines, "  ")
-        out = self.make(env, (8, 4), lines, "  ")
-        lines.append(f"  return {out} : tensor<8x4xf32>")
-        main = ("func.func @main(%arg0: tensor<8x4xf32>, %arg1: tensor<8xf32>) -> tensor<8x4xf32> {\n"
-                + "\n".join(lines) + "\n}")
-        funcs = [self.func(i) for i in range(self.count)]
-        order = [main] + funcs
-        rng.shuffle(order)
-        return ('sdy.mesh @mesh = <["a"=2, "b"=2]>\nsdy.mesh @maximal = <[], device_ids=[0]>\n'
-                + "\n".join(order) + "\n")
+        r = self.r
+        mesh = "sdy.mesh @mesh = <[" + ", ".join(f'"{a}"={s}' for a, s in self.axes) + "]>\n"
+        n = r.randint(1, 4)
+        sigs = [(f"f{i}", r.randint(1, 2), r.randint(1, 2)) for i in range(n)]
+        funcs = []
+        for i in reversed(range(n)):  # callee i calls only deeper callees j > i (no recursion)
+            name, n_args, n_res = sigs[i]
+            funcs.insert(0, self.func(name, n_args, n_res, sigs[i + 1:], private=True))
+        main = self.func("main", r.randint(1, 2), r.randint(1, 2), sigs, private=False)
+        return mesh + main + "".join(funcs)
+
+
+# ---------------------------------------------------------------- running
+NOT_IMPLEMENTED = "not implemented by sdy-dsl yet"
+
+
+def _reference(text: str, pipeline: str):
+    return in_child(run_reference, text, pipeline)
 
 
 def check(text: str, key: str, tmp: str):
-    """'ok' | 'skip' | (kind, expected, actual)."""
-    flags = PASSES[key]
-    pipeline = flags[0].split("=", 1)[1] if flags[0].startswith("--pass-pipeline") else None
-    if pipeline is not None:
-        from reference import run_reference
-        from fuzz_passes import in_child
-        alive, res = in_child(run_reference, text, pipeline)
+    """'skip' | 'ok' | 'not-implemented' | (kind, input, expected, actual)."""
+    if key in PIPELINES:
+        argv, pipeline = PIPELINES[key]
     else:
-        alive, res = reference(text, flags)
-    if not alive or res == "exception" or (isinstance(res, tuple) and res[0] == "exception"):
-        return "skip"
-    ok, expected = res
+        if PASSES[key]:
+            alive, res = _reference(text, pipeline_from_flags(PASSES[key]))
+            if not alive or res[0] is not True:
+                return "skip"
+            text = res[1]
+        argv, pipeline = ["opt", pass_flag(key)], pipeline_from_flags([pass_flag(key)])
     path = Path(tmp) / "in.mlir"
     path.write_text(text)
-    rc, out, err = run_sdy_dsl(["opt", str(path), *flags])
+    argv = [argv[0], *argv[1:2], str(path), *argv[2:]] if argv[0] == "run" else [argv[0], str(path), *argv[1:]]
+    rc, out, err = run_sdy_dsl(argv)
+    if rc != 0 and NOT_IMPLEMENTED in err:
+        return "not-implemented"
+    alive, res = _reference(text, pipeline)
+    if not alive or res == "exception" or not isinstance(res, tuple):
+        return "skip"
+    ok, expected = res
     if not ok:
-        return "ok" if rc != 0 else ("ref-error-only", "<error>", out)
+        return "ok" if rc != 0 else ("ref-error-only", text, "<error>", out)
     if rc != 0:
-        return ("dsl-error-only", expected, err)
-    return "ok" if out == expected else ("diff", expected, out)
+        return ("dsl-error-only", text, expected, err)
+    return "ok" if out == expected else ("diff", text, expected, out)
 
 
-def _keep(directory: Path, text: str, expected: str, actual: str) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, content in (("in", text), ("expected", expected), ("actual", actual)):
-        (directory / f"{name}.mlir").write_text(content)
+def _fails(text: str, key: str, tmp: str, kind: str) -> bool:
+    alive, res = _reference(text, "builtin.module()")
+    if not alive or not isinstance(res, tuple) or res[0] is not True:
+        return False
+    result = check(text, key, tmp)
+    return not isinstance(result, str) and result[0] == kind
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--count", type=int, default=20)
-    ap.add_argument("--passes", default="", help="comma-separated subset of the keys")
+    ap.add_argument("--passes", default="", help="comma-separated subset of the pass / pipeline keys")
     ap.add_argument("--keep", default="", help="directory for mismatching inputs/outputs")
+    ap.add_argument("--reduce", action="store_true", help="shrink each mismatching module")
     ap.add_argument("--print", action="store_true", help="only print the generated modules")
+    ap.add_argument("-v", action="store_true")
     args = ap.parse_args(argv)
-    keys = [k for k in PASSES if not args.passes or k in args.passes.split(",")]
-    stats = {"ok": 0, "skip": 0, "mismatch": 0}
+    wanted = [k for k in args.passes.split(",") if k]
+    keys = [k for k in [*PASSES, *PIPELINES]
+            if not wanted or k in wanted or k.split("=")[0].split("@")[0] in wanted]
+    stats = {"ok": 0, "skip": 0, "invalid": 0, "not-implemented": 0, "mismatch": 0}
+    missing: set[str] = set()
     with tempfile.TemporaryDirectory() as tmp:
-        for seed in (args.seed * 100003 + i for i in range(args.count)):
-            text = Gen(seed).module()
+        for i in range(args.count):
+            seed = args.seed * 100003 + i
+            text = CallGraphGen(seed).module()
             if args.print:
                 print(f"// seed {seed}\n{text}")
                 continue
-            outcomes = {key: check(text, key, tmp) for key in keys}
-            for key, result in outcomes.items():
-                stats[result if isinstance(result, str) else "mismatch"] += 1
-                if not isinstance(result, str):
-                    print(f"MISMATCH seed={seed} pass={key} ({result[0]})")
-                    if args.keep:
-                        _keep(Path(args.keep) / f"{seed}_{key}", text, result[1], result[2])
-    print(stats)
+            alive, res = _reference(text, "builtin.module()")
+            if not alive or not isinstance(res, tuple) or res[0] is not True:
+                stats["invalid"] += 1
+                if args.v:
+                    print(f"INVALID seed={seed}\n{text}")
+                continue
+            for key in keys:
+                result = check(text, key, tmp)
+                if isinstance(result, str):
+                    stats[result] += 1
+                    if result == "not-implemented":
+                        missing.add(key.split("=")[0].split("@")[0])
+                    continue
+                stats["mismatch"] += 1
+                kind, inp, exp, act = result
+                print(f"MISMATCH seed={seed} pass={key} ({kind})", flush=True)
+                small = reduce(text, lambda t, key=key, kind=kind: _fails(t, key, tmp, kind)) if args.reduce else ""
+                if args.keep:
+                    d = Path(args.keep) / f"{seed}_{key.replace('=', '_')}"
+                    d.mkdir(parents=True, exist_ok=True)
+                    for name, content in (("in.mlir", inp), ("expected.mlir", exp), ("actual.mlir", act),
+                                          ("reduced.mlir", small)):
+                        if content:
+                            (d / name).write_text(content)
+                elif small:
+                    print(small)
+                if args.v:
+                    print(inp, "\n--- expected\n", exp, "\n--- actual\n", act)
+    if missing:
+        print("not implemented by sdy-dsl yet:", ", ".join(sorted(missing)))
+    print(f"modules={args.count} passes={len(keys)} " + " ".join(f"{k}={v}" for k, v in stats.items()))
     return 1 if stats["mismatch"] else 0
 
 

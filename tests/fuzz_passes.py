@@ -1,6 +1,6 @@
 """Random differential testing of the import/export passes against the C++ reference.
 
-    python tests/fuzz_passes.py --seed S --count N [--passes a,b] [--keep DIR] [-v]
+    python tests/fuzz_passes.py --seed S --count N [--passes a,b] [--calls] [--keep DIR] [-v]
 
 Generates N seeded random sdy modules (meshes with size-one axes, inlined
 meshes, shardings with sub-axes / priorities / replicated and unreduced axes,
@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 from lit_runner import run_sdy_dsl  # noqa: E402
+from reduce_module import reduce  # noqa: E402
 from reference import pipeline_from_flags, run_reference  # noqa: E402
 
 # pass flag (with options) -> reference passes run first to make its input
@@ -52,6 +53,21 @@ PASSES: dict[str, list[str]] = {
     "sdy-constant-or-scalar-splitter": [],
     "sdy-insert-explicit-reshards": [],
     "sdy-insert-explicit-reshards=enable-full-version=true": [],
+    # The export side of the call graph.
+    "sdy-export-named-computations": [],
+    "sdy-export-named-computations@edges": ["sdy-add-data-flow-edges"],
+    "sdy-propagate-to-func-results": [],
+    "sdy-propagate-to-func-results@exported": ["sdy-export-named-computations"],
+    "sdy-insert-func-call-reshards": [],
+    "sdy-insert-func-call-reshards@exported": ["sdy-export-named-computations"],
+    "sdy-unflatten-call-graph@exported": ["sdy-export-named-computations"],
+    "sdy-unflatten-call-graph=dedup-functions-fully=true@exported": ["sdy-export-named-computations"],
+    "sdy-sink-func-data-flow-edges@edges": ["sdy-add-func-data-flow-edges"],
+    "sdy-constant-or-scalar-merger": ["sdy-constant-or-scalar-splitter"],
+    "sdy-remove-sub-axes-in-input-output-shardings": [],
+    "sdy-remove-propagation-debug-info": [
+        "sdy-add-data-flow-edges", "sdy-apply-sharding-constraints=debug-sharding-origins=true",
+        "sdy-sink-data-flow-edges=sink-debug-sharding-origins=true"],
 }
 
 SHAPES = [(8, 8), (4, 6), (8,), (3,), (), (2, 4), (6, 4), (12,), (6, 6), (24, 2)]
@@ -62,6 +78,8 @@ def ttype(shape):
 
 
 class Gen:
+    call_weight = 1.0  # --calls: more named computations and calls (call-graph passes)
+
     def __init__(self, seed: int):
         self.r = random.Random(seed)
         self.n = 0
@@ -178,7 +196,8 @@ class Gen:
             kind = r.choices(
                 ["elt", "sc", "chain", "group", "const", "iota", "bcast", "while", "case",
                  "barrier", "named", "manual", "call", "sharded_elt", "reduce", "if", "scalar_sc", "multi_sc", "custom", "sdy_const"],
-                [6, 5, 2, 3, 3, 2, 3, 1.5, 1, 1.5, 1.5, 1.5, 1, 2, 0.7, 0.5, 0.7, 1, 0.7, 0.5])[0]
+                [6, 5, 2, 3, 3, 2, 3, 1.5, 1, 1.5, 1.5 * self.call_weight, 1.5, self.call_weight, 2, 0.7, 0.5,
+                 0.7, 1, 0.7, 0.5])[0]
             if kind in ("while", "case", "barrier", "named", "manual", "if") and depth >= 2:
                 kind = "elt"
             if kind == "manual" and not allow_manual:
@@ -455,8 +474,12 @@ class Gen:
 
     def op_call(self, env, depth, lines):
         x = self.pick(env)
-        name = f"callee{len(self.callees)}"
-        self.callees.append((name, x[1]))
+        shared = [n for n, s in self.callees if s == x[1]]
+        if shared and self.r.random() < 0.4:
+            name = self.r.choice(shared)  # one callee, several call sites
+        else:
+            name = f"callee{len(self.callees)}"
+            self.callees.append((name, x[1]))
         v = self.fresh()
         lines.append(f"{v} = func.call @{name}({x[0]}){self.maybe_attr([x[1]], 0.3)} : ({ttype(x[1])}) -> {ttype(x[1])}")
         env.append((v, x[1]))
@@ -563,6 +586,15 @@ def check(text, key, prefix, tmp):
     return "ok" if out == expected else ("diff", text, expected, out)
 
 
+def _fails(text, key, tmp, kind):
+    """Whether `text` (a module before the prefix passes) still shows a `kind` difference on `key`."""
+    alive, res = reference(text, [])
+    if not alive or res[0] is not True:
+        return False
+    result = check(text, key, PASSES[key], tmp)
+    return not isinstance(result, str) and result[0] == kind
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
@@ -571,7 +603,12 @@ def main(argv=None):
     ap.add_argument("--keep", default="", help="directory for mismatching inputs/outputs")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--print", action="store_true", help="only print the generated modules")
+    ap.add_argument("--reduce", action="store_true",
+                    help="shrink each mismatching module (written to --keep as reduced.mlir, else printed)")
+    ap.add_argument("--calls", action="store_true", help="call-heavy modules (shared callees, nested calls)")
     args = ap.parse_args(argv)
+    if args.calls:
+        Gen.call_weight = 6.0
     global VERBOSE
     VERBOSE = args.v
     keys = [k for k in PASSES if not args.passes or k.split("=")[0].split("@")[0] in args.passes.split(",") or k in args.passes.split(",")]
@@ -595,12 +632,17 @@ def main(argv=None):
                 stats["mismatch"] += 1
                 kind, inp, exp, act = result
                 print(f"MISMATCH seed={seed} pass={key} ({kind})")
+                small = reduce(text, lambda t, key=key, kind=kind: _fails(t, key, tmp, kind)) if args.reduce else ""
                 if args.keep:
                     d = Path(args.keep) / f"{seed}_{key.replace('=', '_')}"
                     d.mkdir(parents=True, exist_ok=True)
                     (d / "in.mlir").write_text(inp)
                     (d / "expected.mlir").write_text(exp)
                     (d / "actual.mlir").write_text(act)
+                    if small:
+                        (d / "reduced.mlir").write_text(small)
+                elif small:
+                    print(small)
                 if args.v:
                     print(inp, "\n--- expected\n", exp, "\n--- actual\n", act)
     if args.v:

@@ -37,6 +37,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import yaml
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT)]
@@ -267,6 +269,10 @@ class Cases:
         if r.random() < 0.15:
             self.detail = "stage hook"
             return self._hook_case(d, user)
+        if r.random() < 0.12:
+            return self._retyped_case(d, user)
+        if r.random() < 0.1:
+            return self._raw_ir_rule_hook(d, user)
         driver = r.choice(DRIVERS)
         self.detail = f"{driver} driver"
         extra = ""
@@ -300,7 +306,54 @@ class Cases:
         "op = first(ctx, 'stablehlo.sine')\n    ctx.erase(op)\n    ctx.erase(op)",
         "ctx.set_attr(first(ctx, 'stablehlo.abs'), '', ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1))",
         "ctx.emit_error(first(ctx, 'stablehlo.abs'), 'no')", "return None",
+        "ctx.anchor.erase()", "first(ctx, 'stablehlo.negate').parent.erase()",
+        "ctx.module.operation.erase()", "ctx.anchor.move_before(first(ctx, 'stablehlo.abs'))",
+        "op = first(ctx, 'stablehlo.sine')\n    op.erase()\n    ctx.mark_changed()",
     ]
+
+    RETYPED = [3, -1, True, None, "s", [], ["a", ["b"]], {"a": 1}, [{"a": [1]}], 1.5]
+
+    def _retyped_case(self, d: Path, user: Path):
+        """A built-in rule file with one key's value (at any depth) of another type."""
+        r = self.r
+        path = r.choice([p for p in self.rule_files if p.read_text().lstrip().startswith("pass:")])
+        doc = yaml.safe_load(path.read_text())
+        slots = []
+
+        def visit(node):
+            items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+            for key, value in items:
+                slots.append((node, key))
+                visit(value)
+        visit(doc)
+        node, key = r.choice(slots)
+        node[key] = r.choice(self.RETYPED)
+        (user / path.name).write_text(yaml.safe_dump(doc, sort_keys=False))
+        hook = path.with_suffix(".py")
+        if hook.exists():
+            shutil.copy(hook, user / hook.name)
+        (d / "in.mlir").write_text(r.choice(MODULES))
+        self.detail = "built-in file, a value retyped"
+        return ["opt", "in.mlir", "--rules", "rules", f"-{doc['pass']}", "-o", "out.mlir"], False
+
+    RAW_IR = ["op.erase()", "op.parent.erase()", "op.parent.parent.erase()", "op.move_before(op.parent)",
+              "op.operands[0].owner.erase() if isinstance(op.operands[0].owner, ir.Operation) else None",
+              "[u.owner.erase() for u in op.results[0].uses]", "op.detach_from_parent()",
+              "op.move_after(op.parent.regions[0].blocks[0].operations[0])"]
+
+    def _raw_ir_rule_hook(self, d: Path, user: Path):
+        """A hook called from a rule erasing / moving ops through the raw MLIR API (not the context)."""
+        r = self.r
+        driver = r.choice(DRIVERS)
+        match = r.choice(["$c = stablehlo.negate(%x)", "$c = stablehlo.add(%x, %y)", "$c = stablehlo.abs(%x)"])
+        (user / "t.yaml").write_text(f"pass: t-pass\nsummary: fuzz\ndriver: {{kind: {driver}}}\nrules:\n"
+                                     f"  - id: r\n    match: {match!r}\n    rewrite:\n      - raw($c)\n")
+        (user / "t.py").write_text("from jaxlib.mlir import ir\nfrom sdy_dsl.hooks import hook\n\n\n"
+                                   "@hook\ndef raw(op: ir.Operation) -> None:\n    op = op.operation\n"
+                                   f"    {r.choice(self.RAW_IR)}\n")
+        (d / "in.mlir").write_text(r.choice(MODULES))
+        self.detail = f"{driver} driver, raw-IR hook"
+        return ["opt", "in.mlir", "--rules", "rules", "-t-pass", "-o", "out.mlir"], False
 
     def _hook_case(self, d: Path, user: Path):
         """A stage hook misbehaving: exiting, raising, recursing, misusing the ctx API."""

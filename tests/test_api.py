@@ -100,8 +100,8 @@ def test_rule_stats_trace_and_user_rules(lowered, tmp_path):
 
 
 def test_errors_are_sdy_dsl_errors():
-    with pytest.raises(SdyDslError, match="not implemented by sdy-dsl yet: sdy-reshard-to-collectives"):
-        sdy_dsl.run_pipeline("module {}", "builtin.module(func.func(sdy-reshard-to-collectives))")
+    with pytest.raises(SdyDslError, match="not implemented by sdy-dsl yet: sdy-convert-global-to-local"):
+        sdy_dsl.run_pipeline("module {}", "builtin.module(sdy-convert-global-to-local)")
     with pytest.raises(SdyDslError, match=r"<python>:1:\d+: error: .*"):
         sdy_dsl.run_pipeline("func.func @f( {", "sdy-close-shardings")
     with pytest.raises(SdyDslError, match="no pipeline file 'shardy_ful' .*shardy_full"):

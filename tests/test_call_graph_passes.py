@@ -2,7 +2,8 @@
 JAX modules of examples/ (each holds `func.call`s: jax's private functions,
 nested jits, scan bodies), through the head of sdy-propagation-pipeline (and
 its dedup variant, with propagation after them), on zoo models with nested
-jits, a jit in a scan and host offloading, and on random call graphs (tests/fuzz_call_graph.py)."""
+jits, a jit in a scan and host offloading, and on random call graphs
+(tests/fuzz_call_graph_import.py)."""
 from __future__ import annotations
 
 import tempfile
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import fuzz_call_graph as fuzz
+import fuzz_call_graph_import as fuzz
 from lit_runner import run_sdy_dsl
 from reference import run_reference
 

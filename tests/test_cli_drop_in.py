@@ -135,9 +135,7 @@ def test_generic_mlir_passes_as_flags(model, flags, pipeline):
 
 
 @pytest.mark.parametrize("flag,message", [
-    ("-sdy-reshard-to-collectives", "not implemented by sdy-dsl yet: sdy-reshard-to-collectives"),
-    # (which passes it still needs changes as they land)
-    ("-sdy-propagation-pipeline", "not implemented by sdy-dsl yet: sdy-propagation-pipeline needs sdy-"),
+    ("-sdy-convert-global-to-local", "not implemented by sdy-dsl yet: sdy-convert-global-to-local"),
     ("-sdy-no-such-pass", "unknown pass 'sdy-no-such-pass'"),
 ])
 def test_shardy_passes_sdy_dsl_lacks(model, flag, message):
@@ -167,8 +165,8 @@ def test_passes_name_shows_description_and_options():
     assert "--debug-sharding-origins: bool" in out and "rule file: " in out
     rc, out, _ = run_sdy_dsl(["passes", "sdy-close-shardings"])
     assert "no `?` dimension can" in out  # the description, not only the summary
-    rc, _, err = run_sdy_dsl(["passes", "sdy-reshard-to-collectives"])
-    assert rc == 1 and "not implemented by sdy-dsl yet: sdy-reshard-to-collectives" in err
+    rc, _, err = run_sdy_dsl(["passes", "sdy-convert-global-to-local"])
+    assert rc == 1 and "not implemented by sdy-dsl yet: sdy-convert-global-to-local" in err
 
 
 def test_bytecode_input(tmp_path):

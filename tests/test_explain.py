@@ -7,7 +7,9 @@ value's story must be the same.
 from __future__ import annotations
 
 import io
+import os
 import re
+import shutil
 import struct
 import zlib
 from pathlib import Path
@@ -22,7 +24,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 from jax.sharding import NamedSharding, PartitionSpec as P  # noqa: E402
 
-from sdy_dsl.explain import ModuleStories, report_data  # noqa: E402
+from sdy_dsl.stories import ModuleStories, report_data  # noqa: E402
 from sdy_dsl.mlir_context import make_context  # noqa: E402
 
 D = "debug-sharding-origins=true debug-propagation-edge-sharding=true"
@@ -68,7 +70,7 @@ def stories_of(text: str, name: str) -> dict:
 @pytest.mark.parametrize("constrained", [False, True])
 def test_every_story_matches_the_reference_debug_attributes(constrained, tmp_path):
     import sdy_dsl
-    from sdy_dsl.explain import debug_options
+    from sdy_dsl.stories import debug_options
     from sdy_dsl.passes import PassRegistry
     from sdy_dsl.api import pipeline_of
     registry = PassRegistry([])
@@ -163,6 +165,28 @@ def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
     return w, h, [raw[y * w * 3:(y + 1) * w * 3] for y in range(h)]
 
 
+BROWSER_HELP = ("the HTML report test drives headless Chromium: install it with "
+                "'apt-get install chromium chromium-driver' (Debian/Ubuntu; README 'Install, run, test'), "
+                "or set SDY_DSL_CHROMIUM and SDY_DSL_CHROMEDRIVER to their paths")
+
+
+def find_chromium() -> tuple[str, str]:
+    """(browser, chromedriver) paths; a clear failure (not a skip) when absent."""
+    browser = os.environ.get("SDY_DSL_CHROMIUM") or next(
+        (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+    driver = os.environ.get("SDY_DSL_CHROMEDRIVER") or shutil.which("chromedriver")
+    if not browser or not driver:
+        pytest.fail(f"no {'Chromium' if not browser else 'chromedriver'} found: {BROWSER_HELP}", pytrace=False)
+    return browser, driver
+
+
+def test_missing_browser_is_a_clear_failure(monkeypatch):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("SDY_DSL_CHROMIUM", raising=False)
+    with pytest.raises(pytest.fail.Exception, match="no Chromium found: .*apt-get install chromium chromium-driver"):
+        find_chromium()
+
+
 def test_report_renders_in_headless_chromium(model, tmp_path):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -175,8 +199,9 @@ def test_report_renders_in_headless_chromium(model, tmp_path):
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,900",
                 "--disable-dev-shm-usage"):
         options.add_argument(arg)
-    options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser, chromedriver = find_chromium()
+    options.binary_location = browser
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
     try:
         driver.get(report.as_uri())
         # Opens on the explained value.

@@ -1,10 +1,12 @@
-"""The shipped full Shardy chain (pipelines/shardy_full.yaml, and with explicit
-reshards pipelines/shardy_full_reshards.yaml) on real modules:
+"""What XLA runs, `sdy-propagation-pipeline` (with and without
+`dedup-functions-fully`), and the seed chain (pipelines/shardy_full.yaml, and
+with explicit reshards pipelines/shardy_full_reshards.yaml) on real modules:
 every JAX model of the zoo (MLP, GPT with/without scan, TP/FSDP, convnet,
 mixture-of-experts with top_k, shard_map, while/cond, shard_alike, user
-priorities, ...) and every bundled example. sdy-dsl's output must equal the
-C++ reference's output of the same chain, written out here independently of
-the pipeline file.
+priorities, nested jits, a jit in a scan body, host computations, complex
+constants, ...) and every bundled example. sdy-dsl's output must equal the
+C++ reference's output of the same pipeline; the seed chain is written out
+here independently of its pipeline file.
 """
 from __future__ import annotations
 
@@ -37,6 +39,21 @@ MODULES = sorted(MODELS) + [p.name for p in sorted((ROOT / "examples").glob("*.m
 
 def _text(module: str) -> str:
     return (ROOT / "examples" / module).read_text() if module.endswith(".mlir") else lowered(module)
+
+
+@pytest.mark.parametrize("options", ["", "dedup-functions-fully=true"], ids=["default", "dedup"])
+@pytest.mark.parametrize("module", MODULES)
+def test_propagation_pipeline_matches_reference(module, options, tmp_path):
+    """`sdy-dsl opt M -sdy-propagation-pipeline[=OPTIONS]` is byte-identical to the reference's."""
+    text = _text(module)
+    element = f"sdy-propagation-pipeline{{{options}}}" if options else "sdy-propagation-pipeline"
+    ok, expected = run_reference(text, f"builtin.module({element})")
+    assert ok, "the reference rejected the input"
+    path = tmp_path / "in.mlir"
+    path.write_text(text)
+    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-propagation-pipeline" + (f"={options}" if options else "")])
+    assert rc == 0, err
+    assert out == expected
 
 
 @pytest.mark.parametrize("pipeline_file,chain", [(PIPELINE_FILE, REFERENCE_CHAIN),

@@ -308,8 +308,8 @@ def test_misspellings_are_located_errors(tmp_path, files, where, message):
 def test_misspelled_rule_id_is_an_error(tmp_path, flag):
     rc, out, err = _opt(tmp_path, CLOSE_MODULE, "-sdy-close-shardings", flag, "close-and-drop-replicatd")
     assert rc == 1 and out == ""
-    assert err.startswith(f"sdy-dsl: error: {flag}: no rule 'close-and-drop-replicatd' in the pipeline's passes "
-                          "(their rules: sdy-close-shardings/close-and-drop-replicated)")
+    assert err == (f"sdy-dsl: error: {flag}: no rule 'close-and-drop-replicatd' in the pipeline's passes; "
+                   "did you mean 'close-and-drop-replicated'?\n")
 
 
 CLEAR_PASS = """\

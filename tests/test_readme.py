@@ -1,4 +1,4 @@
-"""The README's first `run` example and its Python example work as written."""
+"""The README's main command, its first `run` example and its Python example work as written."""
 from __future__ import annotations
 
 import os
@@ -12,6 +12,22 @@ from lit_runner import run_sdy_dsl
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
+
+
+def test_main_command_is_what_xla_runs_on_a_bundled_model(tmp_path, monkeypatch):
+    """The first command after installing: sdy-propagation-pipeline on an example, as the reference runs it."""
+    from reference import run_reference
+    first_sh = re.search(r"```sh\n(.*?)```", README, re.S).group(1)
+    opt_line = next(line for line in first_sh.splitlines() if line.startswith("sdy-dsl "))
+    argv = shlex.split(opt_line.split("#")[0])[1:]
+    assert argv[0] == "opt" and argv[2] == "-sdy-propagation-pipeline" and argv[1].startswith("examples/")
+    monkeypatch.chdir(ROOT)
+    argv[argv.index("-o") + 1] = str(tmp_path / "out.mlir")
+    rc, _, err = run_sdy_dsl(argv)
+    assert rc == 0, err
+    ok, expected = run_reference((ROOT / argv[1]).read_text(), "builtin.module(sdy-propagation-pipeline)")
+    assert ok
+    assert (tmp_path / "out.mlir").read_text() == expected
 
 
 def test_first_run_example_is_the_full_chain_on_a_real_model(tmp_path, monkeypatch):
@@ -29,7 +45,6 @@ def test_first_run_example_is_the_full_chain_on_a_real_model(tmp_path, monkeypat
 
 def test_python_example(tmp_path):
     code = re.search(r"\*\*\.\.\. call it from Python\?\*\*\n\n```python\n(.*?)```", README, re.S).group(1)
-    code = code.replace('rules="my_rules",', "")  # the example's own rule directory does not exist here
     env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
@@ -38,3 +53,36 @@ def test_python_example(tmp_path):
     assert proc.stdout.startswith("module @jit__lambda")
     assert 'sdy.sharding_origins = {data = "self"}' in proc.stdout
     assert "'sdy-user-priority-propagate': " in proc.stdout
+
+
+def test_jax_loop_example(tmp_path):
+    """The README's JAX loop (lower, tune, cost, apply, run, check) runs as written."""
+    section = README[README.index("## From JAX and back"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env.pop("XLA_FLAGS", None)  # the example sets it itself
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == ["aggressive", "basic", "change", "(bytes)"]
+    jit_line = next(line for line in lines if line.startswith("jax.jit:"))
+    tuned_line = next(line for line in lines if line.startswith("tuned:"))
+    assert "all-reduce" in jit_line and jit_line.split(":", 1)[1] != tuned_line.split(":", 1)[1]
+
+
+def test_install_brings_what_the_tests_need():
+    """The README's set-up commands install the browser the report test drives
+    (no test depends on anything else of the system), and the package pins
+    nothing tighter than its outputs need; `pip install 'sdy-dsl[jax]'` brings jax."""
+    import tomllib
+    from test_explain import BROWSER_HELP
+    first_sh = re.search(r"```sh\n(.*?)```", README, re.S).group(1)
+    apt = next(line for line in first_sh.splitlines() if line.startswith("apt-get install"))
+    assert apt.split("#")[0].split()[-2:] == ["chromium", "chromium-driver"]
+    assert "apt-get install chromium chromium-driver" in BROWSER_HELP
+    assert any(line.startswith("pip install -e '.[test]'") for line in first_sh.splitlines())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    exact = [d for d in project["dependencies"] if "==" in d]
+    assert exact == ["jaxlib==0.10.2"]  # the MLIR bindings the rules run on
+    assert project["optional-dependencies"]["jax"] == ["jax==0.10.2"]

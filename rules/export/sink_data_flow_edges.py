@@ -6,25 +6,13 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
-from sdy_dsl.runtime.sharding import TensorSharding, codec
-from sdy_dsl.runtime.values import rank_of
 
 
 @hook
 def shardings_of_edges(owners: list) -> list:
     """The owners' edge shardings, unsharded edges fully open on the first sharded
     edge's mesh; empty when no edge has a sharding (the owners keep theirs)."""
-    found = []
-    for owner in owners:
-        edge = interfaces.data_flow_edge_of(owner)
-        found.append(codec.tensor_sharding(edge.attributes["sharding"])
-                     if edge is not None and "sharding" in edge.attributes else None)
-    first = next((s for s in found if s is not None), None)
-    if first is None:
-        return []
-    return [s if s is not None else TensorSharding.replicated_like(
-        first.mesh_name, rank_of(owner.type), is_closed=False, inline_mesh=first.inline_mesh)
-        for s, owner in zip(found, owners)]
+    return interfaces.shardings_of_edges(owners)
 
 
 @hook

@@ -17,7 +17,7 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.runtime.op_registry import active
 from sdy_dsl.runtime.op_sharding_rule import (
     NEED_REPLICATION, NULL_DIM, PASS_THROUGH, PERMUTATION, REDUCTION,
-    OpShardingRule, RuleBuilder, tensor_shapes)
+    OpShardingRule, RuleBuilder, factor_roles, tensor_shapes)
 
 
 # ---------------------------------------------------------------- helpers
@@ -135,7 +135,10 @@ def broadcast_in_dim(op: ir.Operation, conservative: bool = False) -> OpSharding
 
 
 @hook
+@factor_roles("concatenated", "other")
 def concatenate(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per dimension; the concatenated one (absent when conservative)
+    is a permutation when the operands are slices of one tensor, else needs replication."""
     operand_shapes, result_shapes = _shapes(op)
     concat_dim = _int(op, "dimension")
     operands = list(op.operation.operands)
@@ -154,9 +157,9 @@ def concatenate(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     builder = RuleBuilder(operand_shapes, result_shapes)
     for dim, size in enumerate(result_shapes[0]):
         if dim != concat_dim:
-            builder.add_factor_everywhere(dim, size)
+            builder.add_factor_everywhere(dim, size, role="other")
         elif not conservative:
-            builder.add_factor_everywhere(dim, size, concat_dim_kind())
+            builder.add_factor_everywhere(dim, size, concat_dim_kind(), role="concatenated")
     return builder.build()
 
 
@@ -221,20 +224,27 @@ def convolution(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
 
 
 @hook
+@factor_roles("lhs_non_contracting", "rhs_non_contracting", "contracting")
 def dot(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """A vector or matrix product: the non-contracting dimensions pass through,
+    the contracting one is a reduction factor."""
     (lhs_shape, rhs_shape), result_shapes = _shapes(op)
     builder = RuleBuilder([lhs_shape, rhs_shape], result_shapes)
     lhs_is_matrix, rhs_is_matrix = len(lhs_shape) == 2, len(rhs_shape) == 2
     if lhs_is_matrix:
-        builder.add_factor([0, NULL_DIM], 0, lhs_shape[0])
+        builder.add_factor([0, NULL_DIM], 0, lhs_shape[0], role="lhs_non_contracting")
     if rhs_is_matrix:
-        builder.add_factor([NULL_DIM, 1], 1 if lhs_is_matrix else 0, rhs_shape[1])
-    builder.add_factor([1 if lhs_is_matrix else 0, 0], NULL_DIM, rhs_shape[0], REDUCTION)
+        builder.add_factor([NULL_DIM, 1], 1 if lhs_is_matrix else 0, rhs_shape[1], role="rhs_non_contracting")
+    builder.add_factor([1 if lhs_is_matrix else 0, 0], NULL_DIM, rhs_shape[0], REDUCTION, role="contracting")
     return builder.build()
 
 
 @hook
+@factor_roles("batch", "lhs_non_contracting", "rhs_non_contracting", "contracting")
 def dot_general(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per batching dimension pair, per non-contracting dimension of
+    each side (in the result's order), and a reduction factor per contracting
+    dimension pair."""
     (lhs_shape, rhs_shape), result_shapes = _shapes(op)
     dims = stablehlo.DotDimensionNumbers(_attr(op, "dot_dimension_numbers"))
     lhs_batch, rhs_batch = dims.lhs_batching_dimensions, dims.rhs_batching_dimensions
@@ -242,18 +252,18 @@ def dot_general(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     builder = RuleBuilder([lhs_shape, rhs_shape], result_shapes)
     out_dim = 0
     for lhs_dim, rhs_dim in zip(lhs_batch, rhs_batch):
-        builder.add_factor([lhs_dim, rhs_dim], out_dim, lhs_shape[lhs_dim])
+        builder.add_factor([lhs_dim, rhs_dim], out_dim, lhs_shape[lhs_dim], role="batch")
         out_dim += 1
     for lhs_dim, size in enumerate(lhs_shape):
         if lhs_dim not in lhs_contract and lhs_dim not in lhs_batch:
-            builder.add_factor([lhs_dim, NULL_DIM], out_dim, size)
+            builder.add_factor([lhs_dim, NULL_DIM], out_dim, size, role="lhs_non_contracting")
             out_dim += 1
     for rhs_dim, size in enumerate(rhs_shape):
         if rhs_dim not in rhs_contract and rhs_dim not in rhs_batch:
-            builder.add_factor([NULL_DIM, rhs_dim], out_dim, size)
+            builder.add_factor([NULL_DIM, rhs_dim], out_dim, size, role="rhs_non_contracting")
             out_dim += 1
     for lhs_dim, rhs_dim in zip(lhs_contract, rhs_contract):
-        builder.add_factor([lhs_dim, rhs_dim], NULL_DIM, lhs_shape[lhs_dim], REDUCTION)
+        builder.add_factor([lhs_dim, rhs_dim], NULL_DIM, lhs_shape[lhs_dim], REDUCTION, role="contracting")
     return builder.build()
 
 
@@ -421,7 +431,9 @@ def scatter(op: ir.Operation, conservative: bool = False,
 
 
 @hook
+@factor_roles("kept", "reduced")
 def reduce(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per operand dimension: a reduced one is a reduction factor, a kept one passes through."""
     operand_shapes, result_shapes = _shapes(op)
     num_inputs = len(result_shapes)
     reduced = set(_i64s(op, "dimensions"))
@@ -431,9 +443,9 @@ def reduce(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     for in_dim, size in enumerate(operand_shapes[0]):
         operand_dims = [in_dim] * num_inputs + inits
         if in_dim in reduced:
-            builder.add_factor(operand_dims, [NULL_DIM] * num_inputs, size, REDUCTION)
+            builder.add_factor(operand_dims, [NULL_DIM] * num_inputs, size, REDUCTION, role="reduced")
         else:
-            builder.add_factor(operand_dims, [out_dim] * num_inputs, size)
+            builder.add_factor(operand_dims, [out_dim] * num_inputs, size, role="kept")
             out_dim += 1
     return builder.build()
 
@@ -449,6 +461,7 @@ def _windowed_dims(op: ir.Operation, rank: int) -> list[bool]:
 
 
 @hook
+@factor_roles("windowed", "other")
 def reduce_window(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     """A windowed dimension can be sharded along the number of windows (the
     result size), which needs a halo exchange: a permutation."""
@@ -457,9 +470,9 @@ def reduce_window(op: ir.Operation, conservative: bool = False) -> OpShardingRul
     builder = RuleBuilder(operand_shapes, result_shapes)
     for dim, size in enumerate(result_shapes[0]):
         if windowed[dim]:
-            builder.add_factor_everywhere(dim, size, PERMUTATION, blocked=conservative)
+            builder.add_factor_everywhere(dim, size, PERMUTATION, blocked=conservative, role="windowed")
         else:
-            builder.add_factor_everywhere(dim, size)
+            builder.add_factor_everywhere(dim, size, role="other")
     return builder.build()
 
 
@@ -571,7 +584,10 @@ def rng_bit_generator(op: ir.Operation, conservative: bool = False) -> OpShardin
 
 
 @hook
+@factor_roles("sorted", "other")
 def sort(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
+    """One factor per dimension; the sorted one needs replication (and is blocked
+    when no other dimension could be sharded)."""
     operand_shapes, result_shapes = _shapes(op)
     shape = operand_shapes[0]
     # A negative dimension matches no dimension, as in the reference.
@@ -581,9 +597,9 @@ def sort(op: ir.Operation, conservative: bool = False) -> OpShardingRule:
     builder = RuleBuilder(operand_shapes, result_shapes)
     for dim, size in enumerate(shape):
         if dim == sort_dim:
-            builder.add_factor_everywhere(dim, size, NEED_REPLICATION, blocked=only_sort_dim)
+            builder.add_factor_everywhere(dim, size, NEED_REPLICATION, blocked=only_sort_dim, role="sorted")
         else:
-            builder.add_factor_everywhere(dim, size)
+            builder.add_factor_everywhere(dim, size, role="other")
     return builder.build()
 
 

@@ -536,6 +536,8 @@ def set_edge_owner_shardings(ctx: RewriteContext, op, owners, shardings) -> None
 
 @query(name="range", pure=True)
 def range_list(n: int) -> list[int]:
+    """The integers 0, 1, ..., n-1: `for_each(range(length(results($op))), $i => ...)`
+    visits each index once (with `at(list, $i)` for the item)."""
     return list(range(n))
 
 

@@ -28,6 +28,7 @@ from ..errors import SdyDslError
 from ..runtime.values import count_ops, ops_named
 from .context import ActionError, RewriteContext
 from .expr import Env, EvalError
+from .hook_guard import running_on, stage_hook
 from .matcher import as_operation
 from .rulefile import DriverConfig, PassDef, Rule
 
@@ -123,6 +124,19 @@ def location_text(op: ir.Operation) -> str:
     return text_of_location(op.location)
 
 
+def compared_text(env: Env) -> str:
+    """What the last comparison of a failed constraint saw (for --explain)."""
+    if env.compared is None:
+        return ""
+    a, b = env.compared
+    return f" (compared {_shown(a)} with {_shown(b)})"
+
+
+def _shown(value) -> str:
+    text = str(value) if value is not None else "nothing"
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def text_of_location(location: ir.Location) -> str:
     """`file:line:col` of a location, or the location printed when it has none
     (a location outlives its op: it can be printed after the op is erased)."""
@@ -159,7 +173,7 @@ class PassRunner:
         from ..rule_library import builtin_library
         from ..runtime.op_registry import using
         library = self.library or builtin_library()
-        with using(library.op_registry):
+        with using(library.op_registry), running_on(anchor):
             self._run(anchor, library)
 
     def _run(self, anchor, library) -> None:
@@ -170,7 +184,8 @@ class PassRunner:
                 ctx.driver_kind = None
                 ctx.begin_rewrite()
                 try:
-                    stage.hook(ctx)
+                    with stage_hook(stage.hook.__name__):
+                        stage.hook(ctx)
                 except (SdyDslError, PassFailure):
                     raise
                 except (Exception, SystemExit) as e:
@@ -196,7 +211,7 @@ class PassRunner:
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
             if kind == "once":
-                self._run_once(anchor, ctx, index, any_op, stage.driver.top_down)
+                self._run_once(anchor, ctx, index, any_op, stage.driver.top_down, stage.driver.post_order)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
             if self._budget.fires or self._greedy:
@@ -295,9 +310,10 @@ class PassRunner:
         env = Env(ctx, bindings)
         try:
             for i, (constraint, text) in enumerate(rule.where):
+                env.compared = None
                 if not constraint(env):
                     if explain:
-                        self._explain(op, rule, f"constraint {i + 1} failed: {text}")
+                        self._explain(op, rule, f"constraint {i + 1} failed: {text}{compared_text(env)}")
                     return None
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
@@ -344,7 +360,7 @@ class PassRunner:
               f"'{op.name}': {why}", file=self.observer.out())
 
     # ------------------------------------------------------------------ drivers
-    def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True):
+    def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True, post_order: bool = False):
         if any_op:
             ops: list[ir.Operation] = []
 
@@ -352,10 +368,11 @@ class PassRunner:
                 ops.append(op)
                 return ir.WalkResult.ADVANCE
 
-            anchor.walk(collect, ir.WalkOrder.PRE_ORDER)
-            ops = ops[1:]  # the anchor itself is not rewritten, as in MLIR's drivers
+            anchor.walk(collect, ir.WalkOrder.POST_ORDER if post_order else ir.WalkOrder.PRE_ORDER)
+            # the anchor itself is not rewritten, as in MLIR's drivers
+            ops = ops[:-1] if post_order else ops[1:]
         else:
-            ops = ops_named(anchor, index)
+            ops = ops_named(anchor, index, pre_order=not post_order)
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first

@@ -80,10 +80,30 @@ class Function:
 class Env:
     """Bindings of one rule application, plus the rewrite context."""
 
-    __slots__ = ("vars", "ctx")
+    __slots__ = ("vars", "ctx", "compared")
 
     def __init__(self, ctx, bindings: dict):
         self.ctx, self.vars = ctx, bindings
+        self.compared = None  # the two values the last comparison saw (--explain shows them)
+
+
+def _comparable(a, b):
+    """A decoded sharding compares with a sharding attribute (`sharding(%x) == $s`)
+    by decoding the attribute: an attribute never equals a decoded value."""
+    from ..runtime.sharding import TensorSharding
+    if isinstance(a, TensorSharding) and isinstance(b, ir.Attribute):
+        return a, _decoded(b)
+    if isinstance(b, TensorSharding) and isinstance(a, ir.Attribute):
+        return _decoded(a), b
+    return a, b
+
+
+def _decoded(attribute: ir.Attribute):
+    from .builtins import to_sharding
+    try:
+        return to_sharding(attribute)
+    except Exception:
+        raise ValueError(f"cannot compare a sharding with the attribute {attribute}") from None
 
 
 class CompileError(Exception):
@@ -183,12 +203,18 @@ class ExprCompiler:
             want_equal = node.op == "=="
 
             def equality(env):
-                a, b = left(env), right(env)
+                a, b = _comparable(left(env), right(env))
+                env.compared = (a, b)
                 if a is None or b is None:
                     return (a is b) == want_equal
                 return op(a, b)
             return equality
-        return lambda env: op(left(env), right(env))
+
+        def compare(env):
+            a, b = left(env), right(env)
+            env.compared = (a, b)
+            return op(a, b)
+        return compare
 
     def _Arith(self, node, bound, allow_actions):
         left = self.compile(node.left, bound, allow_actions)

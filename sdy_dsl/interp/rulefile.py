@@ -6,6 +6,8 @@ column of the offending YAML node.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +20,7 @@ from ..hooks import hooks_of_module, load_hook_module
 from . import syntax as S
 from .builtins import BUILTINS, to_attr
 from .expr import CompileError, Env, ExprCompiler, Function
+from .hook_guard import rule_hook
 from .matcher import PatternError, compile_pattern
 from .yaml_loader import Loc, LocDict, LocStr, load_yaml
 
@@ -79,6 +82,7 @@ class DriverConfig:
     kind: str = "walk"
     max_iterations: int = 10
     top_down: bool = True
+    post_order: bool = False  # `once` only: visit each op after the ops nested in it
     strictness: str = "any"  # any | existing-and-new | existing
     max_rewrites: int | None = None  # None: 10 per op of the anchor + 10,000
 
@@ -183,9 +187,10 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     for key in doc:
         if key not in TOP_KEYS:
             raise doc.key_loc(key).error(f"unknown key '{key}'", notes=(f"expected one of: {', '.join(sorted(TOP_KEYS))}",))
-    _expect("pass" in doc, doc.loc, "missing required key 'pass'")
-    name = doc["pass"]
-    _expect(isinstance(name, str) and PASS_NAME.match(name.strip()), doc.loc_of("pass"),
+    _expect("pass" in doc or "extends" in doc, doc.loc, "missing required key 'pass'")
+    key = "pass" if "pass" in doc else "extends"  # `extends: P` alone adds to P itself
+    name = doc[key]
+    _expect(isinstance(name, str) and PASS_NAME.match(name.strip()), doc.loc_of(key),
             f"invalid pass name {name!r} (lowercase letters, digits and '-')")
     name = name.strip()
     base = None
@@ -196,6 +201,8 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     else:
         _expect("summary" in doc, doc.loc, "missing required key 'summary'")
         _expect("disable-rules" not in doc, doc.loc_of("disable-rules"), "'disable-rules' needs 'extends'")
+    for key in ("summary", "description", "anchor", "hooks"):
+        _expect(key not in doc or isinstance(doc[key], str), doc.loc_of(key), f"'{key}' must be a string")
     anchor = doc.get("anchor", base.anchor if base else "builtin.module")
     _expect(anchor in ANCHORS, doc.loc_of("anchor"), f"unknown anchor '{anchor}' (expected {' or '.join(ANCHORS)})")
 
@@ -203,7 +210,8 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     hooks.update(_load_hooks(path, doc))
     functions = dict(BUILTINS)
     for hook_name, fn in hooks.items():
-        functions[hook_name] = Function.of(hook_name, fn, is_action=getattr(fn, "__sdy_action__", False))
+        functions[hook_name] = Function.of(hook_name, rule_hook(hook_name, fn),
+                                           is_action=getattr(fn, "__sdy_action__", False))
     compiler = ExprCompiler(functions)
 
     options = dict(base.options) if base else {}
@@ -269,9 +277,15 @@ def _extend(base: PassDef, doc: LocDict, own: list[Rule], default_driver, hooks)
     _expect(isinstance(raw, list), doc.loc_of("disable-rules"), "'disable-rules' is a list of rule ids")
     base_ids = {r.id for r in base.rules}
     for i, rid in enumerate(raw):
+        _expect(isinstance(rid, str), raw.item_locs[i], "'disable-rules' is a list of rule ids")
         _expect(rid in base_ids, raw.item_locs[i], f"'{base.name}' has no rule '{rid}' to disable; its rules: "
                 + ", ".join(r.id for r in base.rules))
         disabled.add(rid)
+    # Rule order continues the base's: a replacement takes its rule's place,
+    # an added rule comes after every base rule (ties go to the rule written first).
+    base_order = {r.id: r.order for r in base.rules}
+    after = max(base_order.values(), default=-1) + 1
+    own = [dataclasses.replace(r, order=base_order.get(r.id, after + r.order)) for r in own]
     replacing = {r.id: r for r in own if r.id in base_ids}
     for rid in replacing:
         _expect(rid not in disabled, replacing[rid].loc, f"rule '{rid}' is both replaced and disabled")
@@ -333,7 +347,11 @@ def _load_options(doc: LocDict) -> dict[str, OptionDecl]:
             _expect(key in ("type", "default", "help", "values"), body.key_loc(key), f"option '{name}': unknown key '{key}'")
         typ = body.get("type")
         _expect(typ in OPTION_TYPES, body.loc_of("type"), f"option '{name}': type must be one of {', '.join(OPTION_TYPES)}")
-        values = tuple(body.get("values") or ())
+        values = body.get("values") or ()
+        _expect(isinstance(values, (list, tuple)) and all(isinstance(v, str) for v in values),
+                body.loc_of("values"), f"option '{name}': 'values' must be a list of strings")
+        values = tuple(values)
+        _expect(isinstance(body.get("help", ""), str), body.loc_of("help"), f"option '{name}': 'help' must be a string")
         _expect(typ != "enum" or values, loc, f"option '{name}': an enum needs 'values'")
         _expect("default" in body, loc, f"option '{name}': missing 'default'")
         decl = OptionDecl(str(name), typ, None, str(body.get("help", "")), values, loc)
@@ -361,8 +379,10 @@ def _load_driver(raw, loc: Loc) -> DriverConfig:
                     "max-rewrites must be a positive integer")
             cfg.max_rewrites = value
         elif key == "traversal":
-            _expect(value in ("top-down", "bottom-up"), vloc, "traversal must be top-down or bottom-up")
-            cfg.top_down = value == "top-down"
+            _expect(value in ("top-down", "bottom-up", "post-order"), vloc,
+                    "traversal must be top-down, bottom-up or post-order")
+            cfg.top_down = value != "bottom-up"
+            cfg.post_order = value == "post-order"
         elif key == "strictness":
             _expect(value in ("any", "existing-and-new", "existing"), vloc,
                     "strictness must be any, existing-and-new or existing")
@@ -374,6 +394,8 @@ def _load_driver(raw, loc: Loc) -> DriverConfig:
         if key in raw and cfg.kind not in kinds:
             raise raw.key_loc(key).error(f"'{key}' applies to the {' and '.join(kinds)} driver{'s' if len(kinds) > 1 else ''} "
                                          f"only, not to '{cfg.kind}'")
+    if cfg.post_order and cfg.kind != "once":
+        raise raw.key_loc("traversal").error("'traversal: post-order' applies to the once driver only")
     return cfg
 
 
@@ -389,10 +411,13 @@ def _load_stages(doc, rules, default_driver, hooks) -> list[Stage]:
         _expect(isinstance(body, dict), loc, "a stage is a mapping with 'name' and 'rules' or 'call'")
         for key in body:
             _expect(key in ("name", "rules", "driver", "call"), body.key_loc(key), f"stage: unknown key '{key}'")
+        _expect(isinstance(body.get("name", ""), str), body.loc_of("name"), "a stage's 'name' must be a string")
         name = str(body.get("name", f"stage-{i}"))
         driver = _load_driver(body["driver"], body.loc_of("driver")) if "driver" in body else default_driver
         if "call" in body:
             hook_name = body["call"]
+            _expect(isinstance(hook_name, str), body.loc_of("call"), f"stage '{name}': 'call' names one hook")
+            _expect("rules" not in body, body.key_loc("rules"), f"stage '{name}': a stage has 'rules' or 'call', not both")
             _expect(hook_name in hooks, body.loc_of("call"), f"stage '{name}': unknown hook '{hook_name}'")
             stages.append(Stage(name, [], driver, hooks[hook_name], loc))
             continue
@@ -400,6 +425,7 @@ def _load_stages(doc, rules, default_driver, hooks) -> list[Stage]:
         _expect(isinstance(ids, list), loc, f"stage '{name}': 'rules' must be a list of rule ids")
         stage_rules = []
         for j, rid in enumerate(ids):
+            _expect(isinstance(rid, str), ids.item_locs[j], f"stage '{name}': a rule id is a string")
             _expect(rid in by_id, ids.item_locs[j], f"stage '{name}': unknown rule id '{rid}'")
             stage_rules.append(by_id[rid])
             used.add(rid)
@@ -454,7 +480,7 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
 
     actions = _load_actions(raw["rewrite"], raw.loc_of("rewrite"), compiler, bound, pattern)
     benefit = raw.get("benefit", len(pattern.lines))
-    _expect(isinstance(benefit, int) and benefit >= 0, raw.loc_of("benefit"), "benefit must be a non-negative integer")
+    _expect(isinstance(benefit, int) and not isinstance(benefit, bool) and benefit >= 0, raw.loc_of("benefit"), "benefit must be a non-negative integer")
     return Rule(id=str(rid), roots=pattern.root.names, match=matcher, where=where, actions=actions,
                 benefit=benefit, order=order, loc=raw.loc, summary=str(raw.get("summary", "")),
                 root_guard=_root_guard(compiler, nodes, pattern), invariant_where=invariant,

@@ -21,7 +21,7 @@ from ..errors import RuleFileError
 from .sharding import TensorSharding, codec
 from . import op_registry
 from .sharding_store import ShardingStore, is_block_arg
-from .values import SHARDING_ATTR, operation
+from .values import SHARDING_ATTR, operation, rank_of
 
 @dataclass(frozen=True)
 class SlotDecl:
@@ -578,3 +578,20 @@ def data_flow_edge_of(owner: ir.Value | None):
         return None
     user = operation(uses[0].owner)
     return user if user.name == DATA_FLOW_EDGE else None
+
+
+def shardings_of_edges(owners: list) -> list:
+    """Shardy's getShardingsFromDataFlowEdges: the owners' edge shardings, an
+    unsharded (or missing) edge fully open on the first sharded edge's mesh;
+    empty when no edge has a sharding."""
+    found = []
+    for owner in owners:
+        edge = data_flow_edge_of(owner)
+        found.append(codec.tensor_sharding(edge.attributes["sharding"])
+                     if edge is not None and "sharding" in edge.attributes else None)
+    first = next((s for s in found if s is not None), None)
+    if first is None:
+        return []
+    return [s if s is not None else TensorSharding.replicated_like(
+        first.mesh_name, rank_of(owner.type), is_closed=False, inline_mesh=first.inline_mesh)
+        for s, owner in zip(found, owners)]

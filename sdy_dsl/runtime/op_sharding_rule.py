@@ -16,7 +16,7 @@ the attributes we attach print exactly like the reference's.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
 from jaxlib.mlir import ir
@@ -52,6 +52,29 @@ class OpShardingRule:
     permutation_factors: tuple[int, ...] = ()
     blocked_propagation_factors: tuple[int, ...] = ()
     is_custom: bool = False
+    # The role a builder gave each factor ("contracting", ...; None: none),
+    # which a declaration may give a kind by name. Not part of the rule itself.
+    factor_roles: tuple[str | None, ...] = field(default=(), compare=False, hash=False)
+
+    def with_role_kinds(self, kinds: dict[str, str], blocked: frozenset[str] | set[str]) -> "OpShardingRule":
+        """This rule with the factors of each role in `kinds` of that kind, and
+        the factors of each role in `blocked` blocked."""
+        if not kinds and not blocked:
+            return self
+        roles = self.factor_roles
+        kind_lists = {REDUCTION: [], NEED_REPLICATION: [], PERMUTATION: []}
+        blocked_list = []
+        for factor in range(self.num_factors):
+            role = roles[factor] if factor < len(roles) else None
+            kind = kinds.get(role, self.kind_of(factor)) if role is not None else self.kind_of(factor)
+            if kind != PASS_THROUGH:
+                kind_lists[kind].append(factor)
+            if self.is_blocked(factor) or (role is not None and role in blocked):
+                blocked_list.append(factor)
+        return replace(self, reduction_factors=tuple(kind_lists[REDUCTION]),
+                       need_replication_factors=tuple(kind_lists[NEED_REPLICATION]),
+                       permutation_factors=tuple(kind_lists[PERMUTATION]),
+                       blocked_propagation_factors=tuple(blocked_list))
 
     @property
     def num_factors(self) -> int:
@@ -158,7 +181,7 @@ class RuleBuilder:
     """
 
     __slots__ = ("operand_shapes", "result_shapes", "factor_sizes", "operand_mappings",
-                 "result_mappings", "kinds", "blocked")
+                 "result_mappings", "kinds", "blocked", "roles")
 
     def __init__(self, operand_shapes: Sequence[Sequence[int]],
                  result_shapes: Sequence[Sequence[int]]):
@@ -169,6 +192,7 @@ class RuleBuilder:
         self.result_mappings = [[[] for _ in shape] for shape in self.result_shapes]
         self.kinds: dict[str, list[int]] = {REDUCTION: [], NEED_REPLICATION: [], PERMUTATION: []}
         self.blocked: list[int] = []
+        self.roles: dict[int, str] = {}  # factor -> its role (see factor_roles)
 
     @classmethod
     def for_op(cls, op) -> "RuleBuilder":
@@ -177,8 +201,10 @@ class RuleBuilder:
 
     # ------------------------------------------------------------ factors
 
-    def _new_factor(self, size: int, kind: str, blocked: bool) -> int:
+    def _new_factor(self, size: int, kind: str, blocked: bool, role: str | None = None) -> int:
         index = len(self.factor_sizes)
+        if role is not None:
+            self.roles[index] = role
         self.factor_sizes.append(size)
         if kind != PASS_THROUGH:
             try:
@@ -205,17 +231,19 @@ class RuleBuilder:
                 tensor[dim].append(factor)
 
     def add_factor(self, operand_dims: int | Sequence[int], result_dims: int | Sequence[int],
-                   size: int, kind: str = PASS_THROUGH, blocked: bool = False) -> "RuleBuilder":
-        """A new factor of `size`, appended to the given dimensions (major to minor order)."""
-        index = self._new_factor(size, kind, blocked)
+                   size: int, kind: str = PASS_THROUGH, blocked: bool = False,
+                   role: str | None = None) -> "RuleBuilder":
+        """A new factor of `size`, appended to the given dimensions (major to minor order);
+        `role` names it for a declaration's kinds by role (a builder's `factor_roles`)."""
+        index = self._new_factor(size, kind, blocked, role)
         self._map(self.operand_mappings, operand_dims, index)
         self._map(self.result_mappings, result_dims, index)
         return self
 
     def add_factor_everywhere(self, dim: int, size: int, kind: str = PASS_THROUGH,
-                              blocked: bool = False) -> "RuleBuilder":
+                              blocked: bool = False, role: str | None = None) -> "RuleBuilder":
         """A new factor for dimension `dim` of every operand and result that is not a scalar."""
-        index = self._new_factor(size, kind, blocked)
+        index = self._new_factor(size, kind, blocked, role)
         for tensor in self.operand_mappings:
             if tensor:
                 tensor[dim].append(index)
@@ -278,7 +306,8 @@ class RuleBuilder:
         return OpShardingRule(
             tuple(sizes), operands, results, tuple(self.kinds[REDUCTION]),
             tuple(self.kinds[NEED_REPLICATION]), tuple(self.kinds[PERMUTATION]),
-            tuple(self.blocked), is_custom)
+            tuple(self.blocked), is_custom,
+            tuple(self.roles.get(f) for f in range(len(self.factor_sizes))) if self.roles else ())
 
     @staticmethod
     def pointwise(operand_shapes: Sequence[Sequence[int]],
@@ -289,3 +318,21 @@ class RuleBuilder:
         operands = tuple(tuple((d,) for d in range(len(s))) for s in operand_shapes)
         results = tuple(tuple((d,) for d in range(len(s))) for s in result_shapes)
         return OpShardingRule(sizes, operands, results)
+
+
+FACTOR_ROLES_MARK = "__sdy_factor_roles__"
+
+
+def factor_roles(*names: str) -> Callable:
+    """Declares the roles a builder hook gives its factors (`add_factor(...,
+    role=NAME)`): its declaration may then set a role's factors' kind
+    (`reduction: [ROLE]`, `need_replication`, `permutation`, `pass_through`) or
+    block them (`blocked_propagation: [ROLE]`)."""
+    def mark(fn: Callable) -> Callable:
+        setattr(fn, FACTOR_ROLES_MARK, tuple(names))
+        return fn
+    return mark
+
+
+def roles_of(fn: Callable) -> tuple[str, ...]:
+    return getattr(fn, FACTOR_ROLES_MARK, ())

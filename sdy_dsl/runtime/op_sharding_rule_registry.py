@@ -24,13 +24,15 @@ from ..interp.yaml_loader import Loc, LocDict, LocList, LocStr, load_yaml
 from .interfaces import check_attr_names, check_op_name
 from .op_sharding_rule import (
     NEED_REPLICATION, NULL_DIM, PASS_THROUGH, PERMUTATION, REDUCTION, SHARDING_RULE_ATTR,
-    OpShardingRule, RuleBuilder, tensor_shapes)
+    OpShardingRule, RuleBuilder, roles_of, tensor_shapes)
 
 __all__ = ["OpShardingRuleRegistry", "default_rule_file", "load_registry",
            "populate_op_sharding_rules", "sharding_rule_for"]
 
 RULE_FILE_NAME = "op_sharding_rules.yaml"
 
+# A builder declaration's keys that give a kind (or blocking) to factors by role.
+ROLE_KIND_KEYS = ("reduction", "need_replication", "permutation", "pass_through", "blocked_propagation")
 KIND_KEYS = {"reduction": REDUCTION, "need_replication": NEED_REPLICATION,
              "permutation": PERMUTATION}
 
@@ -169,11 +171,16 @@ class Einsum(Declaration):
 class Builder(Declaration):
     """A builder hook computes the rule from the op's attributes."""
 
-    def __init__(self, loc: Loc, name: str, fn: Callable, kwargs: dict):
+    def __init__(self, loc: Loc, name: str, fn: Callable, kwargs: dict,
+                 role_kinds: dict[str, str] | None = None, blocked_roles: frozenset[str] = frozenset()):
         self.loc, self.name, self.fn, self.kwargs = loc, name, fn, kwargs
+        self.role_kinds, self.blocked_roles = role_kinds or {}, blocked_roles
 
     def rule(self, op, conservative):
-        return self.fn(op, conservative, **self.kwargs)
+        built = self.fn(op, conservative, **self.kwargs)
+        if built is None or not (self.role_kinds or self.blocked_roles):
+            return built
+        return built.with_role_kinds(self.role_kinds, self.blocked_roles)
 
 
 class ByAttribute(Declaration):
@@ -451,7 +458,7 @@ class _Loader:
         return found
 
     def builder(self, mapping: LocDict) -> Builder:
-        self._check_keys(mapping, ("builder", "with"), "a builder declaration")
+        self._check_keys(mapping, ("builder", "with") + ROLE_KIND_KEYS, "a builder declaration")
         name = mapping["builder"]
         name_loc = mapping.loc_of("builder")
         if not isinstance(name, str):
@@ -483,7 +490,35 @@ class _Loader:
                 raise name_loc.error(f"builder '{name}' needs argument '{param.name}' under 'with'")
         plain = {str(k): _plain(v) for k, v in kwargs.items()}
         self.check_argument_values(name, fn, mapping, plain)
-        return Builder(name_loc, name, fn, plain)
+        role_kinds, blocked = self.role_kinds(name, fn, mapping)
+        return Builder(name_loc, name, fn, plain, role_kinds, blocked)
+
+    @staticmethod
+    def role_kinds(name: str, fn: Callable, mapping: LocDict) -> tuple[dict[str, str], frozenset[str]]:
+        """`KIND: [ROLE, ...]` of a builder declaration: the kind of each named
+        role's factors (and `blocked_propagation: [ROLE]`), checked against the
+        roles the builder declares (factor_roles)."""
+        roles = roles_of(fn)
+        kinds: dict[str, str] = {}
+        blocked: set[str] = set()
+        for key in ROLE_KIND_KEYS:
+            if key not in mapping:
+                continue
+            value = mapping[key]
+            if not isinstance(value, LocList):
+                raise mapping.loc_of(key).error(f"'{key}' must be a list of factor roles of builder '{name}'")
+            for item, item_loc in zip(value, value.item_locs):
+                if item not in roles:
+                    raise item_loc.error(
+                        f"builder '{name}' has no factor role '{item}'"
+                        + (f"; its roles: {', '.join(roles)}" if roles else "; it names none"))
+                if key == "blocked_propagation":
+                    blocked.add(str(item))
+                elif item in kinds:
+                    raise item_loc.error(f"role '{item}' is given two kinds ({kinds[item]} and {key})")
+                else:
+                    kinds[str(item)] = key
+        return kinds, frozenset(blocked)
 
     @staticmethod
     def check_argument_values(name: str, fn: Callable, mapping: LocDict, values: dict) -> None:

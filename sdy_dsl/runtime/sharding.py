@@ -147,6 +147,10 @@ def axis_set_difference(axes: Iterable[AxisRef], minus: Iterable[AxisRef], mesh:
     out = []
     for axis in axes:
         start, end = axis.pre_size, axis.next_pre_size(mesh)
+        if start == end:  # a size-one axis has no range to cut: only the same axis removes it
+            if not any(other.name == axis.name for other in minus):
+                out.append(axis)
+            continue
         cuts = {start, end}
         covered = []
         for other in minus:

@@ -607,64 +607,62 @@ def flax_linen_resnet(batch=8, size=8, classes=8) -> str:
 
 
 # --------------------------------------------------------------------------
-# Calls: nested jax.jit (one callee, several call sites; an inner jit with its
-# own out_shardings), a jit inside a scan body, host offloading (compute_on)
+# Calls: nested jits, a jit in a scan body, host computations, complex constants
 
 
 def nested_jit() -> str:
+    """One jitted callee at two call sites, and an inner jit with its own out_shardings."""
     mesh = make_mesh((2, 4))
+    ffn = jax.jit(lambda x, w1, w2: jax.nn.relu(x @ w1) @ w2)
+    project = jax.jit(lambda x, w: x @ w, out_shardings=NamedSharding(mesh, P("data", "model")))
 
-    @functools.partial(jax.jit, out_shardings=NamedSharding(mesh, P(None, "model")))
-    def project(x, w):
-        return jnp.tanh(x @ w)
+    def model(x, w1, w2, w3):
+        h = x + ffn(x, w1, w2)
+        h = h + ffn(h, w1, w2)
+        return project(h, w3).sum()
 
-    @jax.jit
-    def norm(x):
-        return x / (jnp.linalg.norm(x, axis=-1, keepdims=True) + 1e-6)
-
-    @jax.jit
-    def block(x, w):
-        return norm(project(x, w)) + x
-
-    def model(x, w1, w2):
-        return norm(project(block(block(x, w1), w2), w1))
-
-    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P(None, "model")), None)
-    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)), spec((32, 32)))
+    in_shardings = shardings(mesh, (P("data", None), P(None, "model"), P("model", None), P(None, None)))
+    return lower(model, in_shardings, spec((16, 32)), spec((32, 64)), spec((64, 32)), spec((32, 32)))
 
 
 def jit_in_scan() -> str:
     mesh = make_mesh((2, 4))
-
-    @jax.jit
-    def layer(h, w):
-        return jax.nn.gelu(h @ w)
+    layer = jax.jit(lambda x, w: jnp.tanh(x @ w))
 
     def model(x, ws):
-        def body(h, w):
-            h = layer(h, w)
-            return h, h.sum()
-        h, sums = lax.scan(body, x, ws)
-        return layer(h, ws[0]), sums
+        x, _ = lax.scan(lambda c, w: (layer(c, w), None), x, ws)
+        return x
 
-    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P(None, None, "model")))
-    return lower(model, in_shardings, spec((16, 32)), spec((3, 32, 32)))
+    return lower(model, shardings(mesh, (P("data", None), P(None, None, "model"))),
+                 spec((16, 32)), spec((3, 32, 32)))
 
 
 def compute_on_host() -> str:
     from jax.experimental.compute_on import compute_on
     mesh = make_mesh((2, 4))
 
-    @compute_on("device_host")
-    @jax.jit
-    def host_scale(x):
-        return x * 2.0 + 1.0
-
     def model(x, w):
-        return host_scale(x @ w) @ w.T
+        with compute_on("device_host"):
+            scale = jax.jit(lambda t: jnp.exp(t.mean(axis=0, keepdims=True)))(x)
+        return (x * scale) @ w
 
-    in_shardings = (NamedSharding(mesh, P("data", None)), NamedSharding(mesh, P(None, "model")))
-    return lower(model, in_shardings, spec((16, 32)), spec((32, 32)))
+    return lower(model, shardings(mesh, (P("data", None), P(None, "model"))), spec((16, 32)), spec((32, 32)))
+
+
+def rope_complex(batch=8, seq=16, heads=4, dim=16) -> str:
+    """Rotary embeddings through complex numbers: a complex dense constant (the rotations)."""
+    mesh = make_mesh((2, 4))
+    angles = np.outer(np.arange(seq), 1.0 / 10000 ** (np.arange(0, dim, 2) / dim))
+    rotations = np.exp(1j * angles).astype(np.complex64)[None, :, None, :]
+
+    def model(q, k):
+        def rotate(t):
+            pairs = lax.complex(t[..., ::2], t[..., 1::2]) * rotations
+            return jnp.stack([jnp.real(pairs), jnp.imag(pairs)], -1).reshape(t.shape)
+        return jnp.einsum("bqhd,bkhd->bhqk", rotate(q), rotate(k))
+
+    qk = NamedSharding(mesh, P("data", None, "model", None))
+    return lower(model, (qk, qk), spec((batch, seq, heads, dim)), spec((batch, seq, heads, dim)))
 
 
 # --------------------------------------------------------------------------
@@ -672,9 +670,6 @@ def compute_on_host() -> str:
 
 
 MODELS: dict[str, Callable[[], str]] = {
-    "nested_jit_2x4": nested_jit,
-    "jit_in_scan_2x4": jit_in_scan,
-    "compute_on_host_2x4": compute_on_host,
     "mlp_tp_2x4": lambda: mlp_tp((2, 4)),
     "mlp_tp_4x2": lambda: mlp_tp((4, 2)),
     "mlp_tp_2x4x1": mlp_size_one_axis,
@@ -701,6 +696,10 @@ MODELS: dict[str, Callable[[], str]] = {
     "flax_linen_transformer_2x4": flax_linen_transformer,
     "flax_linen_transformer_4x2": lambda: flax_linen_transformer((4, 2)),
     "flax_linen_resnet_2x4": flax_linen_resnet,
+    "nested_jit_2x4": nested_jit,
+    "jit_in_scan_2x4": jit_in_scan,
+    "compute_on_host_2x4": compute_on_host,
+    "rope_complex_2x4": rope_complex,
 }
 
 

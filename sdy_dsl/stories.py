@@ -17,8 +17,6 @@ chain on click.
 """
 from __future__ import annotations
 
-import html
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,10 +174,14 @@ class ModuleStories:
         self.by_origin_name = {}
         self._edges_of: dict[ir.Operation, list[Edge]] = {}  # the module is only read: ops hash stably
         self.mesh_axes: list[str] = []
+        self._jax_names: dict | None = None
+        self._origin_texts: dict[tuple[str, str], str] = {}
+        self.meshes: list[tuple[str, list[tuple[str, int]]]] = []  # (name, [(axis, size)])
         for op in module.body.operations:
             if op.operation.name == "sdy.mesh":
-                self.mesh_axes += [a for a in re.findall(r'"([^"]+)"=\d+', str(op.operation.attributes["mesh"]))
-                                   if a not in self.mesh_axes]
+                axes = [(a, int(n)) for a, n in re.findall(r'"([^"]+)"=(\d+)', str(op.operation.attributes["mesh"]))]
+                self.meshes.append((ir.StringAttr(op.operation.attributes["sym_name"]).value, axes))
+                self.mesh_axes += [a for a, _ in axes if a not in self.mesh_axes]
         for func in self.funcs:
             for op in self._ops(func):
                 if ORIGIN_NAME_ATTR in op.attributes:
@@ -261,6 +263,11 @@ class ModuleStories:
                          f"or a JAX name (JAX names here: {known})")
 
     def jax_names(self) -> dict[str, tuple]:
+        if self._jax_names is None:
+            self._jax_names = self._find_jax_names()
+        return self._jax_names
+
+    def _find_jax_names(self) -> dict[str, tuple]:
         names = {}
         for func in self.funcs:
             block = func.operation.regions[0].blocks[0]
@@ -293,7 +300,7 @@ class ModuleStories:
 
     # ------------------------------------------------------------------ stories
 
-    def story(self, func, kind: str, what) -> ValueStory:
+    def story(self, func, kind: str, what, with_chains: bool = True) -> ValueStory:
         fname = self._func_name(func)
         if kind == "arg":
             arg = func.operation.regions[0].blocks[0].arguments[what]
@@ -333,8 +340,8 @@ class ModuleStories:
             story = ValueStory(f"{fname} {self._name(value)}", fname, self._name(value), op.name, "",
                                _location_text(op.location, self.source_name), sharding or "")
         for axis, origin in origins.items():
-            chain = [] if origin == "self" else self._chain(value, axis)
-            if kind == "result" and len(self._results_types(func)) == 1:
+            chain = [] if origin == "self" or not with_chains else self._chain(value, axis)
+            if with_chains and kind == "result" and len(self._results_types(func)) == 1:
                 chain += self._return_hops(func, axis, chain[-1].step if chain else -1)
             story.axes.append(AxisStory(axis, origin, self._origin_text(func, origin), chain))
         return story
@@ -352,6 +359,13 @@ class ModuleStories:
                 for e in parse_edges(str(edges)) if e.axis == axis and e.step > after for t in e.targets]
 
     def _origin_text(self, func, origin: str) -> str:
+        key = (self._func_name(func), origin)
+        text = self._origin_texts.get(key)
+        if text is None:
+            text = self._origin_texts[key] = self._describe_origin(func, origin)
+        return text
+
+    def _describe_origin(self, func, origin: str) -> str:
         fname = self._func_name(func)
         m = re.fullmatch(r"(input|output): (\d+)", origin)
         if m:
@@ -433,34 +447,41 @@ def _result_sharding(op, index: int) -> str:
 
 
 def explain(source: str | bytes, value_spec: str, pipeline: Pipeline, *, rules: list | None = None,
-            source_name: str = "<python>", report: str | None = None) -> str:
-    """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given)."""
+            source_name: str = "<python>", report: str | None = None, progress: bool = False,
+            timings: dict | None = None) -> str:
+    """The explanation of VALUE_SPEC's sharding after PIPELINE (and REPORT written, if given);
+    PROGRESS prints each pass as it starts; TIMINGS (a dict) receives each pass's seconds."""
     from .api import run_pipeline, with_options
-    options = debug_options(pipeline, PassRegistry([Path(d) for d in rules or []]))
+    options = debug_options(pipeline, PassRegistry(pipeline.rule_dirs + [Path(d) for d in rules or []]))
     note = ""
     try:
         result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
-                              source_name=source_name)
+                              source_name=source_name, progress=progress)
     except DiagnosticsError as e:
         # The reference's propagation edges cannot always be recorded (e.g. on a
         # data-flow edge with several sources its verifier rejects them, in the
         # reference too): fall back to the origins alone.
         origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
         result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
-                              rules=rules, debuginfo=True, source_name=source_name)
+                              rules=rules, debuginfo=True, source_name=source_name, progress=progress)
         note = ("note: origins only: the propagation steps could not be recorded on this module "
                 f"({e.lines[0] if e.lines else e})")
+    if timings is not None:
+        timings.update(result.pass_seconds)
     with make_context(), ir.Location.unknown():
         module = ir.Module.parse(result.text)
         stories = ModuleStories(module, source_name)
         func, kind, what = stories.find(value_spec)
         text = stories.story(func, kind, what).as_text() + (f"\n{note}" if note else "")
         if report is not None:
+            from .report import write_report
             write_report(stories, report, source_name, focus=stories.story(func, kind, what).key)
     return text
 
 
 def report_data(stories: ModuleStories) -> dict:
+    """Every value's whole story, chains included (the report builds chains in
+    the page instead, from the edges: report.report_model)."""
     funcs = []
     for func in stories.funcs:
         values = []
@@ -473,84 +494,3 @@ def report_data(stories: ModuleStories) -> dict:
                                          "chain": [h.__dict__ for h in a.chain]} for a in s.axes]})
         funcs.append({"name": stories._func_name(func), "values": values})
     return {"mesh_axes": stories.mesh_axes, "funcs": funcs}
-
-
-def write_report(stories: ModuleStories, path: str, source_name: str, focus: str | None = None) -> None:
-    data = report_data(stories)
-    page = _REPORT.replace("__TITLE__", html.escape(f"sdy-dsl: shardings of {source_name}"))
-    page = page.replace("__DATA__", json.dumps(data).replace("</", "<\\/"))
-    page = page.replace("__FOCUS__", json.dumps(focus or ""))
-    try:
-        Path(path).write_text(page)
-    except OSError as e:
-        raise SdyDslError(f"cannot write report '{path}': {e.strerror}") from None
-
-
-_REPORT = """<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>__TITLE__</title>
-<style>
-body { font: 14px system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
-#values { flex: 3; overflow: auto; padding: 12px; }
-#detail { flex: 2; overflow: auto; padding: 12px; border-left: 1px solid #ccc; background: #fafafa; }
-h1 { font-size: 18px; } h2 { font-size: 16px; margin-top: 18px; }
-table { border-collapse: collapse; width: 100%; }
-td, th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eee; font-family: monospace; }
-tr.value { cursor: pointer; } tr.value:hover { background: #eef; } tr.selected { background: #dde; }
-.axis { padding: 0 4px; border-radius: 3px; color: #000; }
-.legend span { margin-right: 8px; }
-.hop { margin: 4px 0 4px 16px; font-family: monospace; }
-.origin { font-weight: bold; }
-</style></head>
-<body>
-<div id="values"><h1>__TITLE__</h1><div class="legend" id="legend"></div><div id="funcs"></div></div>
-<div id="detail"><p>Click a value to see where each axis of its sharding came from.</p></div>
-<script>
-const DATA = __DATA__;
-const FOCUS = __FOCUS__;
-const PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
-                 "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"];
-const colour = {};
-DATA.mesh_axes.forEach((a, i) => colour[a] = PALETTE[i % PALETTE.length]);
-function esc(s) { return s.replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
-function paint(sharding) {
-  return esc(sharding).replace(/&quot;([^&]+?)&quot;/g, (m, a) => {
-    const base = a.split(":")[0];
-    return colour[base] ? `<span class="axis" data-axis="${base}" style="background:${colour[base]}">"${a}"</span>` : m;
-  });
-}
-document.getElementById("legend").innerHTML = "mesh axes: " +
-  DATA.mesh_axes.map(a => `<span class="axis" style="background:${colour[a]}">${esc(a)}</span>`).join(" ");
-const byKey = {};
-let rows = "";
-for (const f of DATA.funcs) {
-  rows += `<h2>func ${esc(f.name)}</h2><table><tr><th>value</th><th>op</th><th>JAX name</th><th>sharding</th></tr>`;
-  for (const v of f.values) {
-    byKey[v.key] = v;
-    rows += `<tr class="value" data-key="${esc(v.key)}"><td>${esc(v.name)}</td><td>${esc(v.what)}</td>` +
-            `<td>${esc(v.jax)}</td><td>${paint(v.sharding || "")}</td></tr>`;
-  }
-  rows += "</table>";
-}
-document.getElementById("funcs").innerHTML = rows;
-function show(key) {
-  const v = byKey[key];
-  document.querySelectorAll("tr.selected").forEach(r => r.classList.remove("selected"));
-  const row = document.querySelector(`tr[data-key="${CSS.escape(key)}"]`);
-  if (row) row.classList.add("selected");
-  let h = `<h2 id="detail-title">${esc(v.key)}</h2><p>${esc(v.what)}${v.jax ? " (JAX name '" + esc(v.jax) + "')" : ""}` +
-          `${v.loc ? " at " + esc(v.loc) : ""}</p><p>sharding: ${paint(v.sharding || "(none)")}</p>`;
-  if (!v.axes.length) h += "<p>No axis has a recorded origin.</p>";
-  for (const a of v.axes) {
-    h += `<div class="story" data-axis="${esc(a.axis)}"><p>axis <span class="axis" style="background:${colour[a.axis.split(":")[0]] || "#eee"}">${esc(a.axis)}</span> ` +
-         `from <span class="origin">${esc(a.text)}</span></p>`;
-    for (const s of a.chain)
-      h += `<div class="hop">step ${s.step}: ${esc(s.op)}: ${esc(s.source)} &rarr; ${esc(s.target)}${s.location ? " (" + esc(s.location) + ")" : ""}</div>`;
-    h += "</div>";
-  }
-  document.getElementById("detail").innerHTML = h;
-}
-document.querySelectorAll("tr.value").forEach(r => r.addEventListener("click", () => show(r.dataset.key)));
-if (FOCUS && byKey[FOCUS]) show(FOCUS);
-</script>
-</body></html>
-"""

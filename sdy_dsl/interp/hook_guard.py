@@ -1,0 +1,132 @@
+"""What a hook may do to the IR through the raw MLIR API (docs/rule-language.md, "Hooks").
+
+A hook called from a rule's `where:` / `rewrite:` runs while a driver holds
+the op being rewritten, its ancestors and (under the MLIR drivers) its place
+in a walk; a stage hook runs while the pass holds its anchor (and, for a
+`func.func` pass, the other functions still to run). Erasing or moving such
+an op behind the driver's back leaves it with freed memory: the process would
+die of SIGSEGV. While a hook runs, `erase`, `move_before`, `move_after` and
+`detach_from_parent` of `ir.Operation` / `ir.OpView` check first:
+
+- in a rule hook, an op attached to the IR may only change place or go
+  through the context's actions (ctx.erase, ctx.replace_op, ctx.move), which
+  the driver knows about;
+- in a stage hook, only ops strictly inside the anchor may be erased or moved.
+
+A violation raises HookContractError (an ActionError) before anything
+changes: the pass stops with a located error naming the hook.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+from typing import Callable
+
+from jaxlib.mlir import ir
+
+from .context import ActionError, op_text
+
+_frames: list[tuple[str, str]] = []  # (kind "rule" | "stage", hook name)
+_anchors: list = []  # the anchors the running passes hold
+_trusted = [0]  # > 0 while the context's own actions run
+
+
+class HookContractError(ActionError):
+    """A hook erased or moved an op the driver holds through the raw MLIR API."""
+
+
+def _parent(op: ir.Operation) -> ir.Operation | None:
+    try:
+        parent = op.parent
+    except ValueError:  # "Detached operations have no parent"
+        return None
+    return parent.operation if isinstance(parent, ir.OpView) else parent
+
+
+def _inside(op: ir.Operation, anchor: ir.Operation) -> bool:
+    parent = _parent(op)
+    while parent is not None:
+        if parent == anchor:
+            return True
+        parent = _parent(parent)
+    return False
+
+
+def _check(op, what: str) -> None:
+    if _trusted[0] or not _frames:
+        return
+    op = op.operation if isinstance(op, ir.OpView) else op
+    kind, name = _frames[-1]
+    anchor = _anchors[-1] if _anchors else None
+    if _parent(op) is None and (anchor is None or not (op == anchor or _inside(anchor, op))):
+        return  # a detached op (e.g. one the hook built) is the hook's own
+    if kind == "rule":
+        raise HookContractError(
+            f"hook '{name}' tried to {what} {op_text(op)} through the raw MLIR API while the driver holds the "
+            f"IR; a hook called from a rule changes ops only through the context's actions "
+            f"(ctx.erase, ctx.replace_op, ctx.move)")
+    if anchor is None or not _inside(op, anchor):
+        where = "the anchor of the pass" if op == anchor else f"not inside the {anchor.name} the pass runs on"
+        raise HookContractError(
+            f"refused to {what} {op_text(op)} ({where}) through the raw MLIR API; a stage hook "
+            f"erases or moves only ops inside its anchor")
+
+
+def _guarded(cls, method: str, what: str) -> None:
+    original = getattr(cls, method)
+
+    def call(self, *args, **kwargs):
+        _check(self, what)
+        return original(self, *args, **kwargs)
+    call.__name__ = method
+    call.__doc__ = original.__doc__
+    setattr(cls, method, call)
+
+
+for _cls in (ir.Operation, ir.OpView):
+    for _method, _what in (("erase", "erase"), ("move_before", "move"), ("move_after", "move"),
+                           ("detach_from_parent", "detach")):
+        if hasattr(_cls, _method):
+            _guarded(_cls, _method, _what)
+
+
+@contextlib.contextmanager
+def running_on(anchor: ir.Operation):
+    """A pass runs on `anchor`: its hooks must leave it (and its ancestors) in place."""
+    _anchors.append(anchor)
+    try:
+        yield
+    finally:
+        _anchors.pop()
+
+
+@contextlib.contextmanager
+def stage_hook(name: str):
+    """A stage hook runs (on the innermost anchor of running_on)."""
+    _frames.append(("stage", name))
+    try:
+        yield
+    finally:
+        _frames.pop()
+
+
+@contextlib.contextmanager
+def trusted():
+    """The context's own actions: the driver knows about their changes."""
+    _trusted[0] += 1
+    try:
+        yield
+    finally:
+        _trusted[0] -= 1
+
+
+def rule_hook(name: str, fn: Callable) -> Callable:
+    """`fn`, called from a rule, with the rule-hook contract checked."""
+    @functools.wraps(fn)
+    def call(*args):
+        _frames.append(("rule", name))
+        try:
+            return fn(*args)
+        finally:
+            _frames.pop()
+    return call

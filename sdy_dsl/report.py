@@ -1,0 +1,206 @@
+"""The HTML report of `sdy-dsl explain --report` and `sdy-dsl diff --report`.
+
+The page gets the module once, compactly: every value (name, type, sharding,
+origins, where it is defined and used), every op (operands, results, and the
+propagation edges `sdy.propagation_edges` recorded on it, each edge stored
+once). The origin chain of a value is built in the page when it is shown (the
+same walk as stories.ModuleStories._chain), so the page grows with the module,
+not with the module times its depth. Shardings, types, op names, locations
+and origin texts are interned.
+"""
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from jaxlib.mlir import ir
+
+from .errors import SdyDslError
+from .report_page import PAGE
+from .runtime.debug_info import PROPAGATION_EDGES_ATTR
+from .stories import ModuleStories, _attr, _location_text, parse_edges
+
+
+def _ref(text: str) -> int:
+    """`operand-i` -> i, `result-i` -> ~i (a negative number)."""
+    kind, _, n = text.partition("-")
+    return int(n) if kind == "operand" else ~int(n)
+
+
+class _Model:
+    """The report's data for one module (the stories of its values without chains)."""
+
+    def __init__(self, stories: ModuleStories):
+        self.stories = stories
+        self.strings: list[str] = []
+        self._string_ids: dict[str, int] = {}
+        self.ids: dict[ir.Value, int] = {}
+        self.values: list[dict] = []
+        self.ops: list[list] = []
+        self.funcs: list[dict] = []
+        self.keys: dict[str, int] = {}  # "@main %3" -> value id (the rows of the table)
+
+    def s(self, text: str) -> int:
+        found = self._string_ids.get(text)
+        if found is None:
+            found = self._string_ids[text] = len(self.strings)
+            self.strings.append(text)
+        return found
+
+    def vid(self, value: ir.Value) -> int:
+        found = self.ids.get(value)
+        if found is None:
+            found = self.ids[value] = len(self.values)
+            self.values.append({"n": self.stories._name(value), "t": self.s(str(value.type))})
+        return found
+
+    def add_story(self, func_index: int, func, kind: str, what, value_id: int) -> None:
+        story = self.stories.story(func, kind, what, with_chains=False)
+        entry = self.values[value_id]
+        entry.update({"f": func_index, "w": self.s(story.what)})
+        if story.sharding:
+            entry["s"] = self.s(story.sharding)
+        if story.jax_name:
+            entry["j"] = story.jax_name
+        if story.location:
+            entry["l"] = self.s(story.location)
+        if story.axes:
+            entry["o"] = [[a.axis, self.s(a.origin), self.s(a.origin_text)] for a in story.axes]
+        self.keys[story.key] = value_id
+
+    def build(self) -> None:
+        st = self.stories
+        self._op_objects = []
+        for fi, func in enumerate(st.funcs):
+            rows = []
+            block = func.operation.regions[0].blocks[0]
+            for i, arg in enumerate(block.arguments):
+                vid = self.vid(arg)
+                self.add_story(fi, func, "arg", i, vid)
+                rows.append(vid)
+            returned = []
+            for op in st._ops(func):
+                index = len(self.ops)
+                self._op_objects.append(op.operation)
+                record = [self.s(op.name), self.s(_location_text(op.location, st.source_name)),
+                          [self.vid(v) for v in op.operands], [self.vid(r) for r in op.results]]
+                edges = [[e.step, e.axis, _ref(e.source), [_ref(t) for t in e.targets]] for e in st._edges(op)]
+                if edges:
+                    record.append(edges)
+                self.ops.append(record)
+                for n, r in enumerate(op.results):
+                    vid = self.ids[r]
+                    self.values[vid].update({"d": index, "r": n})
+                    self.add_story(fi, func, "value", r, vid)
+                    rows.append(vid)
+                if op.parent is not None and op.parent == func and op.name == "func.return":
+                    returned = record[2]
+            for i in range(len(st._results_types(func))):
+                vid = len(self.values)
+                self.values.append({"n": f"result {i}", "t": self.s(str(st._results_types(func)[i]))})
+                if i < len(returned):
+                    self.values[vid]["ret"] = returned[i]
+                self.add_story(fi, func, "result", i, vid)
+                rows.append(vid)
+            entry = {"name": st._func_name(func), "rows": rows}
+            attrs = st._func_arg_attrs(func, "res_attrs")
+            edges = _attr(ir.DictAttr(attrs[0]), PROPAGATION_EDGES_ATTR) if attrs else None
+            if edges is not None and len(st._results_types(func)) == 1:
+                entry["ret_edges"] = [[e.step, e.axis, e.source, e.targets] for e in parse_edges(str(edges))]
+            self.funcs.append(entry)
+        # Uses in the order the IR lists them (the chain walk breaks ties by it).
+        op_index = {op: i for i, op in enumerate(self._op_objects)}
+        for value, vid in self.ids.items():
+            uses = [[op_index[use.owner.operation], use.operand_number] for use in value.uses
+                    if use.owner.operation in op_index]
+            if uses:
+                self.values[vid]["u"] = uses
+            else:
+                self.values[vid].pop("u", None)
+
+    def data(self, focus: str | None, title: str) -> dict:
+        return {"title": title, "meshes": [{"name": n, "axes": axes} for n, axes in self.stories.meshes],
+                "mesh_axes": self.stories.mesh_axes, "strings": self.strings, "values": self.values,
+                "ops": self.ops, "funcs": self.funcs, "focus": self.keys.get(focus or "", -1)}
+
+
+def report_model(stories: ModuleStories) -> _Model:
+    model = _Model(stories)
+    model.build()
+    return model
+
+
+def render(data: dict) -> str:
+    page = PAGE.replace("__TITLE__", html.escape(data["title"]))
+    return page.replace("__DATA__", json.dumps(data, separators=(",", ":")).replace("</", "<\\/"))
+
+
+def write_page(path: str, page: str) -> None:
+    try:
+        Path(path).write_text(page)
+    except OSError as e:
+        raise SdyDslError(f"cannot write report '{path}': {e.strerror}") from None
+
+
+def write_report(stories: ModuleStories, path: str, source_name: str, focus: str | None = None) -> None:
+    """The module's values, their shardings and (on click) where they came from."""
+    model = report_model(stories)
+    write_page(path, render(model.data(focus, f"sdy-dsl: shardings of {source_name}")))
+
+
+# --------------------------------------------------------------------------- diff
+
+
+def differing(a: _Model, b: _Model) -> list[tuple[str, str, str, str]]:
+    """(key, op, sharding in A, sharding in B) for each value whose sharding differs
+    (a value only one module has shows 'missing' on the other side)."""
+    out = []
+    for key, vid in a.keys.items():
+        va = a.values[vid]
+        sa = a.strings[va["s"]] if "s" in va else ""
+        other = b.keys.get(key)
+        sb = "missing" if other is None else (b.strings[b.values[other]["s"]] if "s" in b.values[other] else "")
+        if sa != sb:
+            out.append((key, a.strings[va["w"]], sa, sb))
+    for key, vid in b.keys.items():
+        if key not in a.keys:
+            vb = b.values[vid]
+            out.append((key, b.strings[vb["w"]], "missing", b.strings[vb["s"]] if "s" in vb else ""))
+    return out
+
+
+def diff_text(a: _Model, b: _Model, name_a: str, name_b: str) -> str:
+    rows = differing(a, b)
+    if not rows:
+        return f"no sharding differs between {name_a} and {name_b} ({len(a.keys)} values)"
+    lines = [f"{len(rows)} of {len(a.keys)} values have different shardings (A: {name_a}, B: {name_b})"]
+    for key, what, sa, sb in rows:
+        lines.append(f"{key}" + (f" = {what}" if what not in ("argument", "result") else f" ({what})"))
+        lines.append(f"  A: {sa or 'replicated (no sharding)'}")
+        lines.append(f"  B: {sb or 'replicated (no sharding)'}")
+    return "\n".join(lines)
+
+
+def diff_report_data(a: _Model, b: _Model, name_a: str, name_b: str) -> dict:
+    """A's report with B's sharding beside each value (`s2`), and the differing ones marked."""
+    data = a.data(None, f"sdy-dsl: shardings of {name_a} (A) and {name_b} (B)")
+    values = [dict(v) for v in data["values"]]
+    strings = list(a.strings)
+    index = {text: i for i, text in enumerate(strings)}
+
+    def intern(text: str) -> int:
+        if text not in index:
+            index[text] = len(strings)
+            strings.append(text)
+        return index[text]
+    for key, vid in a.keys.items():
+        other = b.keys.get(key)
+        sb = "missing" if other is None else (b.strings[b.values[other]["s"]] if "s" in b.values[other] else "")
+        sa = a.strings[values[vid]["s"]] if "s" in values[vid] else ""
+        if sb:
+            values[vid]["s2"] = intern(sb)
+        if sa != sb:
+            values[vid]["x"] = 1
+    data.update(values=values, strings=strings, diff=[name_a, name_b])
+    return data

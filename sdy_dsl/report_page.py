@@ -1,0 +1,220 @@
+"""The report page (report.py fills in __TITLE__ and __DATA__).
+
+The page's `chainOf(value, axis)` is stories.ModuleStories._chain over the
+page's data (tests/test_report.py checks the two agree on every value)."""
+
+PAGE = r"""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>__TITLE__</title>
+<style>
+body { font: 14px system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
+#values { flex: 3; overflow: auto; padding: 12px; }
+#detail { flex: 2; overflow: auto; padding: 12px; border-left: 1px solid #ccc; background: #fafafa; }
+h1 { font-size: 18px; } h2 { font-size: 16px; margin-top: 18px; } h3 { font-size: 14px; margin: 12px 0 4px; }
+table { border-collapse: collapse; width: 100%; }
+td, th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eee; font-family: monospace; }
+tr.value { cursor: pointer; } tr.value:hover { background: #eef; } tr.selected { background: #dde; }
+tr.differs td.sh { background: #fff3cd; }
+.axis { padding: 0 4px; border-radius: 3px; color: #000; }
+.repl { color: #777; font-style: italic; }
+.legend span { margin-right: 8px; }
+.hop { margin: 4px 0 4px 16px; font-family: monospace; }
+.origin { font-weight: bold; }
+a.v { color: #124; cursor: pointer; text-decoration: underline; }
+#bar { position: sticky; top: 0; background: #fff; padding: 4px 0; }
+#search { width: 50%; font: inherit; padding: 2px 6px; }
+</style></head>
+<body>
+<div id="values"><h1>__TITLE__</h1>
+<div id="bar"><input id="search" placeholder="search: value, op, JAX name, sharding, location (Enter: first match)">
+<span id="count"></span> <label id="difflabel" hidden><input type="checkbox" id="onlydiff" checked> only values whose shardings differ</label></div>
+<div class="legend" id="legend"></div><div id="funcs"></div></div>
+<div id="detail"><p>Click a value to see its op and where each axis of its sharding came from.</p></div>
+<script>
+const D = __DATA__;
+const S = D.strings, V = D.values, OPS = D.ops;
+const PALETTE = ["#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5",
+                 "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f"];
+const colour = {}, meshSize = {};
+D.mesh_axes.forEach((a, i) => colour[a] = PALETTE[i % PALETTE.length]);
+D.meshes.forEach(m => { meshSize[m.name] = Object.fromEntries(m.axes); });
+const str = i => i === undefined ? "" : S[i];
+function esc(s) { return String(s).replace(/[&<>"]/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c])); }
+function paint(sharding) {
+  if (!sharding) return '<span class="repl">replicated</span>';
+  return esc(sharding).replace(/&quot;([^&]+?)&quot;/g, (m, a) => {
+    const base = a.split(":")[0];
+    return colour[base] ? `<span class="axis" data-axis="${base}" style="background:${colour[base]}">"${a}"</span>` : m;
+  });
+}
+function keyOf(v) { return D.funcs[V[v].f] ? D.funcs[V[v].f].name + " " + V[v].n : V[v].n; }
+function what(v) { return V[v].w === undefined ? "" : str(V[v].w); }
+// Shapes: the tensor type's, and each device's shard of it under the sharding.
+function dims(type) {
+  const m = /^tensor<(.*)>$/.exec(type);
+  if (!m) return null;
+  const parts = m[1].split("x");
+  return {dims: parts.slice(0, -1), elt: parts[parts.length - 1]};
+}
+function shardShape(type, sharding) {
+  const t = dims(type);
+  if (!t) return "";
+  if (!sharding || !t.dims.length) return t.dims.join("x") || "scalar";
+  const mesh = (/<@([\w.$-]+)/.exec(sharding) || [])[1];
+  const sizes = meshSize[mesh] || (D.meshes[0] ? meshSize[D.meshes[0].name] : {});
+  const list = sharding.slice(sharding.indexOf("[") + 1, sharding.indexOf("]"));
+  const groups = [...list.matchAll(/\{([^}]*)\}/g)].map(g => g[1]);
+  return t.dims.map((d, i) => {
+    let k = 1;
+    for (const a of (groups[i] || "").matchAll(/"([^"]+)"(?::\((\d+)\)(\d+))?/g)) k *= a[3] ? +a[3] : (sizes[a[1]] || 1);
+    return d === "?" ? "?" : String(Math.ceil(+d / k));
+  }).join("x");
+}
+function shapeText(v) {
+  const t = dims(str(V[v].t));
+  if (!t) return str(V[v].t);
+  return (t.dims.join("x") || "scalar") + " " + t.elt;
+}
+// The chain of propagation steps that brought AXIS to value V (stories.ModuleStories._chain).
+function describe(op, ref) {
+  const list = ref >= 0 ? op[2] : op[3], i = ref >= 0 ? ref : ~ref;
+  const text = (ref >= 0 ? "operand-" : "result-") + i;
+  return i < list.length ? `${text} (${V[list[i]].n})` : text;
+}
+function chainOf(start, axis) {
+  const hops = [], seen = new Set();
+  let cur = start, before = null;
+  for (;;) {
+    const cands = [], v = V[cur];
+    if (v.d !== undefined) {
+      const target = ~v.r;
+      for (const e of OPS[v.d][4] || []) if (e[1] === axis && e[3].includes(target)) cands.push([e, v.d, target]);
+    }
+    for (const [u, n] of v.u || [])
+      for (const e of OPS[u][4] || []) if (e[1] === axis && e[3].includes(n)) cands.push([e, u, n]);
+    let best = null;
+    for (const c of cands) if ((before === null || c[0][0] < before) && (!best || c[0][0] > best[0][0])) best = c;
+    if (!best) return hops.reverse();
+    const [e, o, target] = best, op = OPS[o];
+    if (seen.has(e[0] + "/" + o)) return hops.reverse();
+    seen.add(e[0] + "/" + o);
+    const label = op[3].length ? `${V[op[3][0]].n} = ${str(op[0])}` : str(op[0]);
+    hops.push({step: e[0], op: label, location: str(op[1]), source: describe(op, e[2]), target: describe(op, target)});
+    const src = e[2], list = src >= 0 ? op[2] : op[3], next = list[src >= 0 ? src : ~src];
+    if (next === undefined) return hops.reverse();
+    cur = next; before = e[0];
+  }
+}
+function storyChains(v) {
+  const x = V[v], out = [];
+  for (const [axis, origin] of x.o || []) {
+    let chain = [];
+    if (str(origin) !== "self") chain = chainOf(x.ret !== undefined ? x.ret : v, axis);
+    const f = D.funcs[x.f];
+    if (x.ret !== undefined && f && f.ret_edges !== undefined) {
+      const after = chain.length ? chain[chain.length - 1].step : -1;
+      for (const e of f.ret_edges)
+        if (e[1] === axis && e[0] > after)
+          for (const t of e[3]) chain.push({step: e[0], op: "return", location: "", source: `${e[2]} (returned value)`, target: `${t} (function result)`});
+    }
+    out.push({axis: axis, origin: str(origin), text: str(x.o.find(o => o[0] === axis)[2]), chain: chain});
+  }
+  return out;
+}
+// The table.
+document.getElementById("legend").innerHTML = D.meshes.map(m => `mesh @${esc(m.name)}: ` +
+  m.axes.map(([a, n]) => `<span class="axis" style="background:${colour[a]}">${esc(a)}=${n}</span>`).join(" ")).join("; ");
+const DIFF = D.diff;
+let html = "";
+for (const f of D.funcs) {
+  html += `<h2>func ${esc(f.name)}</h2><table><tr><th>value</th><th>op</th><th>JAX name</th><th>shape</th>` +
+          `<th>per device</th><th>${DIFF ? "sharding (A: " + esc(DIFF[0]) + ")" : "sharding"}</th>` +
+          (DIFF ? `<th>sharding (B: ${esc(DIFF[1])})</th>` : "") + `</tr>`;
+  for (const v of f.rows) {
+    const x = V[v], sh = str(x.s);
+    html += `<tr class="value${x.x ? " differs" : ""}" data-v="${v}"><td>${esc(x.n)}</td><td>${esc(what(v))}</td>` +
+            `<td>${esc(x.j || "")}</td><td>${esc(shapeText(v))}</td><td>${esc(shardShape(str(x.t), sh))}</td>` +
+            `<td class="sh">${paint(sh)}</td>` + (DIFF ? `<td class="sh">${x.s2 === undefined ? paint("") : paint(str(x.s2))}</td>` : "") + `</tr>`;
+  }
+  html += "</table>";
+}
+const funcsEl = document.getElementById("funcs");
+funcsEl.innerHTML = html;
+const rowOf = {};
+const rows = [...document.querySelectorAll("tr.value")];
+rows.forEach(r => rowOf[r.dataset.v] = r);
+function valueLink(v) { return `<a class="v" data-v="${v}">${esc(V[v].n)}</a>`; }
+function valueLine(v) {
+  const x = V[v];
+  return `<tr><td>${valueLink(v)}</td><td>${esc(shapeText(v))}</td><td>${esc(shardShape(str(x.t), str(x.s)))}</td><td>${paint(str(x.s))}</td></tr>`;
+}
+function show(v) {
+  v = +v;
+  const x = V[v];
+  document.querySelectorAll("tr.selected").forEach(r => r.classList.remove("selected"));
+  if (rowOf[v]) rowOf[v].classList.add("selected");
+  let h = `<h2 id="detail-title">${esc(keyOf(v))}</h2><p>${esc(what(v))}${x.j ? " (JAX name '" + esc(x.j) + "')" : ""}` +
+          `${x.l !== undefined ? " at " + esc(str(x.l)) : ""}</p><p>sharding: ${paint(str(x.s))}</p>` +
+          `<p>shape: ${esc(shapeText(v))}; per device: ${esc(shardShape(str(x.t), str(x.s)))}</p>`;
+  if (DIFF) h += `<p>in B (${esc(DIFF[1])}): ${paint(str(x.s2))}</p>`;
+  const stories = storyChains(v);
+  if (!stories.length) h += "<p>No axis has a recorded origin.</p>";
+  for (const a of stories) {
+    h += `<div class="story" data-axis="${esc(a.axis)}"><p>axis <span class="axis" style="background:${colour[a.axis.split(":")[0]] || "#eee"}">${esc(a.axis)}</span> ` +
+         `from <span class="origin">${esc(a.text)}</span></p>`;
+    for (const s of a.chain)
+      h += `<div class="hop">step ${s.step}: ${esc(s.op)}: ${esc(s.source)} &rarr; ${esc(s.target)}${s.location ? " (" + esc(s.location) + ")" : ""}</div>`;
+    h += "</div>";
+  }
+  if (x.d !== undefined) {
+    const op = OPS[x.d];
+    h += `<h3>op ${esc(str(op[0]))}${op[1] !== undefined && str(op[1]) ? " at " + esc(str(op[1])) : ""}</h3>` +
+         `<table id="opview"><tr><th>operand</th><th>shape</th><th>per device</th><th>sharding</th></tr>` +
+         op[2].map(valueLine).join("") + `<tr><th>result</th><th></th><th></th><th></th></tr>` + op[3].map(valueLine).join("") + `</table>`;
+  } else if (x.ret !== undefined) {
+    h += `<h3>returned value</h3><table id="opview">${valueLine(x.ret)}</table>`;
+  }
+  if (x.u && x.u.length) {
+    h += `<h3>used by</h3><p>` + x.u.slice(0, 40).map(([o, n]) => {
+      const op = OPS[o];
+      return (op[3].length ? valueLink(op[3][0]) + " = " : "") + esc(str(op[0])) + ` (operand ${n})`;
+    }).join("<br>") + (x.u.length > 40 ? `<br>... ${x.u.length - 40} more` : "") + `</p>`;
+  }
+  document.getElementById("detail").innerHTML = h;
+}
+funcsEl.addEventListener("click", ev => { const r = ev.target.closest("tr.value"); if (r) show(r.dataset.v); });
+document.getElementById("detail").addEventListener("click", ev => {
+  const a = ev.target.closest("a.v");
+  if (!a) return;
+  show(a.dataset.v);
+  if (rowOf[a.dataset.v]) rowOf[a.dataset.v].scrollIntoView({block: "center"});
+});
+// Search (and, in a diff, only the values that differ).
+let lower = null;
+function rowText(r) { const v = +r.dataset.v, x = V[v]; return (x.n + " " + what(v) + " " + (x.j || "") + " " + str(x.s) + " " + str(x.s2) + " " + str(x.l)).toLowerCase(); }
+function filter() {
+  const q = document.getElementById("search").value.toLowerCase().trim();
+  const only = DIFF && document.getElementById("onlydiff").checked;
+  if (!lower) lower = rows.map(rowText);
+  let shown = 0;
+  rows.forEach((r, i) => {
+    const ok = (!q || lower[i].includes(q)) && (!only || r.classList.contains("differs"));
+    r.style.display = ok ? "" : "none";
+    shown += ok;
+  });
+  document.getElementById("count").textContent = `${shown} of ${rows.length} values`;
+  return shown;
+}
+let timer = null;
+document.getElementById("search").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(filter, 150); });
+document.getElementById("search").addEventListener("keydown", ev => {
+  if (ev.key !== "Enter") return;
+  filter();
+  const first = rows.find(r => r.style.display !== "none");
+  if (first) { show(first.dataset.v); first.scrollIntoView({block: "center"}); }
+});
+if (DIFF) { document.getElementById("difflabel").hidden = false; document.getElementById("onlydiff").addEventListener("change", filter); filter(); }
+else document.getElementById("count").textContent = `${rows.length} values`;
+if (D.focus >= 0) { show(D.focus); if (rowOf[D.focus]) rowOf[D.focus].scrollIntoView({block: "center"}); }
+</script>
+</body></html>
+"""
