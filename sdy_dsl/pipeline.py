@@ -293,6 +293,8 @@ class PipelineRunner:
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
+            elif step.name == "canonicalize" and "enable-patterns" in step.options:
+                plan.extend(self._plan_canonicalize_patterns(step))
             elif step.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(step):
                 if step.pipeline is not None:
                     raise self._missing_in_pipeline(step.pipeline, pipeline)
