@@ -302,8 +302,6 @@ class PipelineRunner:
                     raise self._step_error(step, f"not implemented by sdy-dsl yet: {step.name} with "
                                                  f"enable-patterns={shardy_patterns_of(step)}")
                 raise not_implemented_error(step.name, self.registry, step.loc)
-            elif step.name == "canonicalize" and "enable-patterns" in step.options:
-                plan.extend(self._plan_canonicalize_patterns(step))
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
                 # other name there could run jaxlib's C++ passes.
