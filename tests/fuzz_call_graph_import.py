@@ -11,6 +11,15 @@ unused functions), runs each pass (and the pipeline's import chain) with
 `sdy-dsl opt` in-process and with the reference in a forked child, and
 reports every difference. Not a pytest module (tests/test_call_graph_passes.py
 runs a few seeds).
+
+Known reference defect, seen as `ref-error-only` (or a skipped crash) of
+sdy-import-func-calls alone: for a later call of a callee whose body the first
+call already moved, the reference fills a missing argument sharding from the
+moved body's arguments (getFuncArgShardings after takeBody) and gets rank 0;
+its output then fails to verify ("in_shardings N - sharding doesn't match
+tensor rank: 0 != R") or it crashes. sdy-dsl reads the rank from the
+function's type. In the pipeline, sdy-flatten-call-graph runs first and no
+callee has a second call, so the chains never meet it.
 """
 from __future__ import annotations
 

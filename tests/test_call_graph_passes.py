@@ -1,7 +1,9 @@
 """The import-side call-graph passes against the C++ reference: on the real
 JAX modules of examples/ (each holds `func.call`s: jax's private functions,
 nested jits, scan bodies), through the head of sdy-propagation-pipeline (and
-its dedup variant, with propagation after them), and on random call graphs (tests/fuzz_call_graph_import.py)."""
+its dedup variant, with propagation after them), on zoo models with nested
+jits, a jit in a scan and host offloading, and on random call graphs
+(tests/fuzz_call_graph_import.py)."""
 from __future__ import annotations
 
 import tempfile
@@ -43,6 +45,30 @@ def test_real_module_matches_reference(example, key):
     ok, expected = run_reference(example.read_text(), pipeline)
     assert ok
     rc, out, err = run_sdy_dsl(["opt", str(example), f"--pass-pipeline={pipeline}"])
+    assert rc == 0, err
+    assert out == expected
+
+
+# Zoo models whose modules hold calls: nested jits, a jit in a scan body, host
+# offloading, and models whose jax / flax helpers become private functions.
+ZOO_WITH_CALLS = ["nested_jit_2x4", "jit_in_scan_2x4", "compute_on_host_2x4", "gpt_scan_tp_2x4",
+                  "convnet_grad_2x4", "flax_nnx_transformer_2x4", "flax_linen_resnet_2x4"]
+ZOO_KEYS = ["flatten-call-graph", "import-func-calls", "add-func-data-flow-edges",
+            "import-chain-propagated", "dedup-import-chain-propagated"]
+
+
+@pytest.mark.parametrize("key", ZOO_KEYS)
+@pytest.mark.parametrize("model", ZOO_WITH_CALLS)
+def test_zoo_model_matches_reference(model, key, tmp_path):
+    from models.zoo import lowered
+    text = lowered(model)
+    assert "call @" in text
+    pipeline = f"builtin.module({PIPELINES[key]})"
+    ok, expected = run_reference(text, pipeline)
+    assert ok
+    path = tmp_path / "in.mlir"
+    path.write_text(text)
+    rc, out, err = run_sdy_dsl(["opt", str(path), f"--pass-pipeline={pipeline}"])
     assert rc == 0, err
     assert out == expected
 

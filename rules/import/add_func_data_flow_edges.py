@@ -17,13 +17,15 @@ def _functions(ctx: RewriteContext) -> list[ir.Operation]:
                                                 if call_graph.is_function(f)])
 
 
-def _main_function(ctx: RewriteContext) -> ir.Operation | None:
-    """The only function of the module, else the one named `main` (None if neither)."""
-    functions = _functions(ctx)
+def _find_main(functions: list[ir.Operation]) -> ir.Operation | None:
     if len(functions) == 1:
         return functions[0]
-    main = call_graph.symbols(ctx.module).get("main")
-    return main if main is not None and call_graph.is_function(main) else None
+    return next((f for f in functions if ir.StringAttr(f.attributes["sym_name"]).value == "main"), None)
+
+
+def _main_function(ctx: RewriteContext) -> ir.Operation | None:
+    """The only function of the module, else the one named `main` (None if neither)."""
+    return ctx.run_state("main", lambda: _find_main(_functions(ctx)))
 
 
 @hook

@@ -82,12 +82,13 @@ class CallGraph:
         self.module = operation(module)
         self.symbols = symbols(self.module)
         self.nodes = [op for op in self.symbols.values() if is_function(op) and has_body(op)]
-        self._calls = {name: calls_in(op) for name, op in self.symbols.items() if has_body(op)}
+        self._calls = {_name(op): calls_in(op) for op in self.nodes}
+        self._search: tuple[list, list] | None = None
 
     def callee(self, call) -> ir.Operation | None:
         """The function with a body that `call` calls, or None."""
         func = self.symbols.get(callee_name(call))
-        return func if func is not None and has_body(func) else None
+        return func if func is not None and is_function(func) and has_body(func) else None
 
     def calls_of(self, func) -> list[ir.Operation]:
         return self._calls.get(_name(func), [])
@@ -96,34 +97,23 @@ class CallGraph:
         """Functions with a body, callees before callers (LLVM's post-order
         from the external node: each function reached first from the
         earliest function in module order, then in call order)."""
-        order, seen = [], set()
-        for root in self.nodes:
-            if _name(root) in seen:
-                continue
-            seen.add(_name(root))
-            stack = [(root, iter(self.calls_of(root)))]
-            while stack:
-                func, calls = stack[-1]
-                for call in calls:
-                    callee = self.callee(call)
-                    if callee is not None and _name(callee) not in seen:
-                        seen.add(_name(callee))
-                        stack.append((callee, iter(self.calls_of(callee))))
-                        break
-                else:
-                    order.append(func)
-                    stack.pop()
-        return order
+        return list(self._depth_first()[0])
 
     def pre_order(self) -> list[ir.Operation]:
         """Functions with a body, callers before callees (the reverse post-order)."""
-        return list(reversed(self.post_order()))
+        return list(reversed(self._depth_first()[0]))
 
     def recursive_calls(self) -> list[ir.Operation]:
         """The calls that close a cycle (a function reaching itself again):
-        the back edges of a depth-first search in the post-order's order."""
-        found = []
-        state: dict = {}  # function name -> "active" while on the path, "done" after
+        the back edges of that depth-first search."""
+        return list(self._depth_first()[1])
+
+    def _depth_first(self) -> tuple[list, list]:
+        """(functions in post-order, calls to a function still on the search path)."""
+        if self._search is not None:
+            return self._search
+        order, back_edges = [], []
+        state: dict[str, str] = {}  # function name -> "active" while on the path, then "done"
         for root in self.nodes:
             if _name(root) in state:
                 continue
@@ -135,15 +125,17 @@ class CallGraph:
                     callee = self.callee(call)
                     mark = None if callee is None else state.get(_name(callee), "new")
                     if mark == "active":
-                        found.append(call)
+                        back_edges.append(call)
                     elif mark == "new":
                         state[_name(callee)] = "active"
                         stack.append((callee, iter(self.calls_of(callee))))
                         break
                 else:
                     state[_name(func)] = "done"
+                    order.append(func)
                     stack.pop()
-        return found
+        self._search = (order, back_edges)
+        return self._search
 
 
 def clone_function_recursively(func, table: ir.SymbolTable, module) -> str:

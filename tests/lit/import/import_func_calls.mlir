@@ -167,3 +167,28 @@ func.func private @body(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   %0 = stablehlo.cosine %arg0 : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// A call in a manual computation's body becomes a named computation there,
+// with the body's local types.
+// CHECK-LABEL: func @main
+// CHECK-NEXT:  sdy.manual_computation(%arg0)
+// CHECK-NEXT:    %[[NC:.*]] = sdy.named_computation<"local">(%arg1) (%arg2: tensor<4x4xf32>) {
+// CHECK-NEXT:      %[[E:.*]] = sdy.data_flow_edge %arg2 : tensor<4x4xf32>
+// CHECK-NEXT:      stablehlo.negate %[[E]]
+// CHECK:         %[[NC_EDGE:.*]] = sdy.data_flow_edge %[[NC]] : tensor<4x4xf32>
+// CHECK-NEXT:    sdy.return %[[NC_EDGE]]
+func.func @main(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg1: tensor<4x4xf32>) {
+    %1 = func.call @local(%arg1) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    sdy.return %1 : tensor<4x4xf32>
+  } : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+func.func private @local(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
