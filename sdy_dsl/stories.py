@@ -491,7 +491,7 @@ def explain(source: str | bytes, value_spec: str, pipeline: Pipeline, *, rules: 
         text = stories.story(func, kind, what).as_text() + (f"\n{note}" if note else "")
         if report is not None:
             from .report import write_report
-            write_report(stories, report, source_name, focus=stories.story(func, kind, what).key)
+            write_report(stories, report, source_name, focus=stories.story(func, kind, what).key, rules=rules)
     return text
 
 
