@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
+from sdy_dsl.cost import cost
 from lit_runner import run_sdy_dsl
 from test_explain import find_chromium
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # Mesh x=2, y=4. The dot contracts over k (16), sharded "x" on both operands;
 # %arg2 brings "y" to the add and, backwards, to the dot's result (dim 1);
@@ -93,3 +97,17 @@ def test_page_shows_the_markers_and_the_summary(report):
                '#sdy.sharding<@mesh, [{}, {"y"}]>, 256 bytes per device' in detail
     finally:
         driver.quit()
+
+
+def test_report_totals_are_sdy_dsl_costs_on_a_train_step(tmp_path):
+    """On a 2-layer GPT gradient (examples/): the page places every collective
+    at an op, and its per-function totals are `sdy_dsl.cost`'s."""
+    model = ROOT / "examples" / "gpt2l_grad_2x4.mlir"
+    rc, _, err = run_sdy_dsl(["explain", str(model), "main:arg 0", "--report", str(tmp_path / "r.html")])
+    assert rc == 0, err
+    data = _data(tmp_path / "r.html")
+    assert data["comm"] and all(c[6] >= 0 for c in data["comm"])
+    expected = {"@" + f.name: {k: [v["count"], v["bytes"]] for k, v in f.totals().items()}
+                for f in cost(model).functions}
+    assert {f["name"]: f.get("comm", {}) for f in data["funcs"]} == expected
+    assert expected["@main"]["all_gather"][0] > 10
