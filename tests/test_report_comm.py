@@ -111,3 +111,10 @@ def test_report_totals_are_sdy_dsl_costs_on_a_train_step(tmp_path):
                 for f in cost(model).functions}
     assert {f["name"]: f.get("comm", {}) for f in data["funcs"]} == expected
     assert expected["@main"]["all_gather"][0] > 10
+
+
+def test_a_module_the_cost_steps_reject_gives_the_reason_not_a_traceback():
+    from sdy_dsl.report_comm import communication
+    result = communication("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> { return %b : tensor<4xf32> }")
+    assert result.placed == []
+    assert result.error == "<python>:1:62: error: use of undeclared SSA value name"
