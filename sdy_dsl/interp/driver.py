@@ -166,6 +166,7 @@ class PassRunner:
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
         self.modified = False
+        self._pass_scratch: dict = {}  # RewriteContext.pass_scratch of every anchor this runner runs on
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -178,6 +179,7 @@ class PassRunner:
 
     def _run(self, anchor, library) -> None:
         ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
+        ctx.pass_scratch = self._pass_scratch
         for stage in self.passdef.stages:
             if stage.hook is not None:
                 self.modified = True
