@@ -67,7 +67,13 @@ class _Model:
             entry["l"] = self.s(story.location)
         if story.axes:
             entry["o"] = [[a.axis, self.s(a.origin), self.s(a.origin_text)] for a in story.axes]
-        self.keys[story.key] = value_id
+        key = story.key
+        if key in self.keys:  # sibling regions reuse SSA numbers: the n-th one in program order
+            n = 2
+            while f"{story.key} #{n}" in self.keys:
+                n += 1
+            key = f"{story.key} #{n}"
+        self.keys[key] = value_id
 
     def build(self) -> None:
         st = self.stories
@@ -96,9 +102,9 @@ class _Model:
                     rows.append(vid)
                 if op.parent is not None and op.parent == func and op.name == "func.return":
                     returned = record[2]
-            for i in range(len(st._results_types(func))):
+            for i, result_type in enumerate(st._results_types(func)):
                 vid = len(self.values)
-                self.values.append({"n": f"result {i}", "t": self.s(str(st._results_types(func)[i]))})
+                self.values.append({"n": f"result {i}", "t": self.s(str(result_type))})
                 if i < len(returned):
                     self.values[vid]["ret"] = returned[i]
                 self.add_story(fi, func, "result", i, vid)

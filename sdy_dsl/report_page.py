@@ -7,10 +7,13 @@ PAGE = r"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>__TITLE__</title>
 <style>
 body { font: 14px system-ui, sans-serif; margin: 0; display: flex; height: 100vh; }
-#values { flex: 3; overflow: auto; padding: 12px; }
+#values { flex: 3; overflow: auto; padding: 0 12px 12px; }
 #detail { flex: 2; overflow: auto; padding: 12px; border-left: 1px solid #ccc; background: #fafafa; }
 h1 { font-size: 18px; } h2 { font-size: 16px; margin-top: 18px; } h3 { font-size: 14px; margin: 12px 0 4px; }
 table { border-collapse: collapse; width: 100%; }
+table.rows, table.head { table-layout: fixed; }
+/* Rows come in chunks the browser lays out only when they are on screen. */
+.chunk { content-visibility: auto; contain-intrinsic-size: auto 16000px; }
 td, th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eee; font-family: monospace; }
 tr.value { cursor: pointer; } tr.value:hover { background: #eef; } tr.selected { background: #dde; }
 tr.differs td.sh { background: #fff3cd; }
@@ -20,7 +23,7 @@ tr.differs td.sh { background: #fff3cd; }
 .hop { margin: 4px 0 4px 16px; font-family: monospace; }
 .origin { font-weight: bold; }
 a.v { color: #124; cursor: pointer; text-decoration: underline; }
-#bar { position: sticky; top: 0; background: #fff; padding: 4px 0; }
+#bar { position: sticky; top: 0; background: #fff; padding: 4px 0; z-index: 1; }
 #search { width: 50%; font: inherit; padding: 2px 6px; }
 </style></head>
 <body>
@@ -124,18 +127,21 @@ function storyChains(v) {
 document.getElementById("legend").innerHTML = D.meshes.map(m => `mesh @${esc(m.name)}: ` +
   m.axes.map(([a, n]) => `<span class="axis" style="background:${colour[a]}">${esc(a)}=${n}</span>`).join(" ")).join("; ");
 const DIFF = D.diff;
+const CHUNK = 400;
+const COLS = "<colgroup>" + (DIFF ? [9, 15, 10, 10, 8, 24, 24] : [9, 17, 12, 11, 9, 42]).map(w => `<col style="width:${w}%">`).join("") + "</colgroup>";
 let html = "";
 for (const f of D.funcs) {
-  html += `<h2>func ${esc(f.name)}</h2><table><tr><th>value</th><th>op</th><th>JAX name</th><th>shape</th>` +
+  html += `<h2>func ${esc(f.name)}</h2><table class="head">${COLS}<tr><th>value</th><th>op</th><th>JAX name</th><th>shape</th>` +
           `<th>per device</th><th>${DIFF ? "sharding (A: " + esc(DIFF[0]) + ")" : "sharding"}</th>` +
-          (DIFF ? `<th>sharding (B: ${esc(DIFF[1])})</th>` : "") + `</tr>`;
-  for (const v of f.rows) {
-    const x = V[v], sh = str(x.s);
+          (DIFF ? `<th>sharding (B: ${esc(DIFF[1])})</th>` : "") + `</tr></table>`;
+  for (let i = 0; i < f.rows.length; i++) {
+    if (i % CHUNK === 0) html += (i ? "</table></div>" : "") + `<div class="chunk"><table class="rows">${COLS}`;
+    const v = f.rows[i], x = V[v], sh = str(x.s);
     html += `<tr class="value${x.x ? " differs" : ""}" data-v="${v}"><td>${esc(x.n)}</td><td>${esc(what(v))}</td>` +
             `<td>${esc(x.j || "")}</td><td>${esc(shapeText(v))}</td><td>${esc(shardShape(str(x.t), sh))}</td>` +
             `<td class="sh">${paint(sh)}</td>` + (DIFF ? `<td class="sh">${x.s2 === undefined ? paint("") : paint(str(x.s2))}</td>` : "") + `</tr>`;
   }
-  html += "</table>";
+  if (f.rows.length) html += "</table></div>";
 }
 const funcsEl = document.getElementById("funcs");
 funcsEl.innerHTML = html;
@@ -196,11 +202,20 @@ function filter() {
   const only = DIFF && document.getElementById("onlydiff").checked;
   if (!lower) lower = rows.map(rowText);
   let shown = 0;
+  const perChunk = new Map();
   rows.forEach((r, i) => {
     const ok = (!q || lower[i].includes(q)) && (!only || r.classList.contains("differs"));
     r.style.display = ok ? "" : "none";
     shown += ok;
+    const chunk = r.closest(".chunk");
+    perChunk.set(chunk, (perChunk.get(chunk) || 0) + ok);
   });
+  // A chunk keeps a placeholder height while off screen: size it by what it shows.
+  for (const [chunk, n] of perChunk) {
+    chunk.style.display = n ? "" : "none";
+    chunk.style.containIntrinsicSize = `auto ${n * 36}px`;
+  }
+  document.getElementById("values").scrollTop = 0;
   document.getElementById("count").textContent = `${shown} of ${rows.length} values`;
   return shown;
 }

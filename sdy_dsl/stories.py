@@ -176,6 +176,9 @@ class ModuleStories:
         self.mesh_axes: list[str] = []
         self._jax_names: dict | None = None
         self._origin_texts: dict[tuple[str, str], str] = {}
+        self._result_types: dict = {}
+        self._arg_attrs: dict = {}
+        self._returns: dict = {}
         self.meshes: list[tuple[str, list[tuple[str, int]]]] = []  # (name, [(axis, size)])
         for op in module.body.operations:
             if op.operation.name == "sdy.mesh":
@@ -198,9 +201,21 @@ class ModuleStories:
     def _name(self, value: ir.Value) -> str:
         return value.get_name(self.state)
 
+    def _returned(self, func) -> list:
+        """The values FUNC returns (its block's terminator, found once: counting a block's ops walks them)."""
+        found = self._returns.get(func.operation)
+        if found is None:
+            ops = func.operation.regions[0].blocks[0].operations
+            found = self._returns[func.operation] = list(ops[len(ops) - 1].operands)
+        return found
+
     def _func_arg_attrs(self, func, key: str) -> list:
-        attrs = func.operation.attributes
-        return list(ir.ArrayAttr(attrs[key])) if key in attrs else []
+        """The function's `arg_attrs` / `res_attrs` (read once: the module is only read)."""
+        found = self._arg_attrs.get((func.operation, key))
+        if found is None:
+            attrs = func.operation.attributes
+            found = self._arg_attrs[(func.operation, key)] = list(ir.ArrayAttr(attrs[key])) if key in attrs else []
+        return found
 
     # ------------------------------------------------------------------ values
 
@@ -218,9 +233,12 @@ class ModuleStories:
                 out.append((func, "result", i))
         return out
 
-    @staticmethod
-    def _results_types(func) -> list:
-        return list(ir.FunctionType(ir.TypeAttr(func.operation.attributes["function_type"]).value).results)
+    def _results_types(self, func) -> list:
+        found = self._result_types.get(func.operation)
+        if found is None:
+            found = self._result_types[func.operation] = list(
+                ir.FunctionType(ir.TypeAttr(func.operation.attributes["function_type"]).value).results)
+        return found
 
     def find(self, spec: str) -> tuple[Any, str, Any]:
         """The value SPEC names: %name, [@]FUNC:arg N, [@]FUNC:result N, FILE:LINE[:COL] or a JAX name."""
@@ -320,9 +338,7 @@ class ModuleStories:
             story = ValueStory(f"{fname} result {what}", fname, f"result {what}", "result",
                                ir.StringAttr(info).value if info is not None else "", "",
                                str(sharding) if sharding else "")
-            ret = func.operation.regions[0].blocks[0].operations[
-                len(func.operation.regions[0].blocks[0].operations) - 1]
-            value = ret.operands[what]
+            value = self._returned(func)[what]
         else:
             value = ir.OpResult(what)
             op = value.owner.operation

@@ -31,6 +31,8 @@ def test_a_path_string_is_read(tmp_path):
 def test_a_pass_with_options_is_a_pipeline_string():
     out = sdy_dsl.run_pipeline(MODULE, "sdy-basic-propagate{conservative-propagation=true}").text
     assert PROPAGATED in out
+    assert sdy_dsl.run_pipeline(MODULE, "sdy-basic-propagate{conservative-propagation=True}").text == out
+    # As sdy_opt (LLVM's parser): true/TRUE/True/1, false/FALSE/False/0, and no 'yes'.
     with pytest.raises(sdy_dsl.SdyDslError, match="option 'conservative-propagation' expects a bool"):
         sdy_dsl.run_pipeline(MODULE, "sdy-basic-propagate{conservative-propagation=yes}")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -162,3 +163,22 @@ def test_diff_shows_where_two_runs_differ(tmp_path):
     assert '"diff":[' in page and page.count('"x":1') == count
     rc, out, _ = run_sdy_dsl(["diff", str(untuned), str(untuned)])
     assert rc == 0 and out.startswith("no sharding differs between")
+
+
+def test_values_of_sibling_regions_keep_distinct_keys():
+    from jaxlib.mlir import ir
+    from sdy_dsl.report import report_model
+    text = textwrap.dedent("""\
+        func.func @main(%arg0: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+          %c = stablehlo.constant dense<0.0> : tensor<f32>
+          %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+          %1 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.maximum across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+          return %0, %1 : tensor<4xf32>, tensor<4xf32>
+        }
+        """)
+    with make_context():
+        model = report_model(ModuleStories(ir.Module.parse(text), "m.mlir"))
+        ops = {key: model.strings[model.values[v]["w"]] for key, v in model.keys.items()}
+    bodies = sorted(k for k in ops if ops[k] in ("stablehlo.add", "stablehlo.maximum"))
+    assert len(bodies) == 2 and bodies[1] == bodies[0] + " #2"
+    assert {ops[k] for k in bodies} == {"stablehlo.add", "stablehlo.maximum"}

@@ -6,7 +6,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime import call_graph_export, interfaces
+from sdy_dsl.runtime import call_graph, call_graph_export, interfaces
 from sdy_dsl.runtime.sharding import codec
 from sdy_dsl.runtime.values import SHARDING_ATTR, operation
 
@@ -33,7 +33,7 @@ def _new_private_func(ctx: RewriteContext, nc: ir.Operation, name: str) -> ir.Op
     func_type = ir.FunctionType.get([a.type for a in body.arguments], [r.type for r in nc.results])
     func_attrs = {"sym_name": ir.StringAttr.get(name), "function_type": ir.TypeAttr.get(func_type),
                   "sym_visibility": ir.StringAttr.get("private"),
-                  call_graph_export.ORIGINAL_FUNC_NAME: ir.StringAttr.get(name)}
+                  call_graph.ORIGINAL_FUNC_NAME: ir.StringAttr.get(name)}
     for key in ctx.params["on-func"]:
         if key in attrs:
             func_attrs[key] = attrs[key]

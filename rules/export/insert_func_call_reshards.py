@@ -5,7 +5,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime import call_graph_export, interfaces
+from sdy_dsl.runtime import call_graph, call_graph_export, interfaces
 from sdy_dsl.runtime.explicit_reshards import is_equivalent
 from sdy_dsl.runtime.sharding import TensorSharding, codec
 from sdy_dsl.runtime.values import operation
@@ -20,7 +20,7 @@ def callee_result_shardings(ctx: RewriteContext, call: ir.Operation) -> list | N
     """The callee's result shardings; else the call's with every axis dropped
     and every dimension closed; none when neither has any."""
     callee = _funcs(ctx).callee(call)
-    found = call_graph_export.function_shardings(callee, "res_attrs", ctx.meshes())
+    found = call_graph.function_shardings(callee, "res_attrs", ctx.meshes())
     if found is not None:
         return found
     if not any(interfaces.sharding_of(r) is not None for r in operation(call).results):

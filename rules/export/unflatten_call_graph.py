@@ -7,7 +7,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime import call_graph_export as cg
+from sdy_dsl.runtime import call_graph, call_graph_export as cg
 from sdy_dsl.runtime.values import MeshTable, operation
 
 
@@ -19,10 +19,10 @@ def _key(func: ir.Operation, meshes: MeshTable, with_shardings: bool) -> tuple:
     attrs = func.attributes
     manual_axes = attrs[cg.FUNC_MANUAL_AXES] if cg.FUNC_MANUAL_AXES in attrs else None
     if not with_shardings:
-        return cg.original_name(func), manual_axes
-    return (cg.original_name(func), manual_axes,
-            _hashable(cg.function_shardings(func, "arg_attrs", meshes)),
-            _hashable(cg.function_shardings(func, "res_attrs", meshes)))
+        return call_graph.original_name(func), manual_axes
+    return (call_graph.original_name(func), manual_axes,
+            _hashable(call_graph.function_shardings(func, "arg_attrs", meshes)),
+            _hashable(call_graph.function_shardings(func, "res_attrs", meshes)))
 
 
 class _Dedup:
@@ -33,7 +33,7 @@ class _Dedup:
         self.meshes = ctx.meshes()
         self.fully = fully
         self.chosen: dict[tuple, ir.Operation] = {}
-        callees = [self.funcs.callee(call) for call in cg.calls_in(ctx.module)]
+        callees = [self.funcs.callee(call) for call in call_graph.calls_in(ctx.module)]
         for func in callees:
             self.chosen.setdefault(self.key(func), func)
         if fully:

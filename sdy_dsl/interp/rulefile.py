@@ -45,10 +45,10 @@ class OptionDecl:
 
     def parse(self, text: str):
         """An option value from its pipeline spelling; raises ValueError."""
-        if self.type == "bool":
-            if text in ("true", "1", ""):
+        if self.type == "bool":  # the spellings LLVM's command-line parser takes
+            if text in ("true", "TRUE", "True", "1", ""):
                 return True
-            if text in ("false", "0"):
+            if text in ("false", "FALSE", "False", "0"):
                 return False
             raise ValueError(f"option '{self.name}' expects a bool (true/false), got '{text}'")
         if self.type == "int":

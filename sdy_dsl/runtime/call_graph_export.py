@@ -1,78 +1,22 @@
-"""The call graph as the export passes read it: the main function, a call's
-callee, a function's argument and result shardings (Shardy's
-getFuncArgShardings / getFuncResultShardings), its original name.
+"""The call graph as the export passes read it, beyond what call_graph.py
+gives both sides (a call's callee, calls in program order, a function's
+original name and signature shardings): the main function, the functions by
+name, a function's result sharding, and the fully open / closed shardings
+Shardy fills in.
 
 A call op is an op `rules/interfaces.yaml` declares `call: {callee-attr: ...}`
 (func.call); the functions are the module's `func.func` ops.
-
-(The helpers of the first section have the names and signatures of the
-import side's sdy_dsl/runtime/call_graph.py, developed alongside: one of the
-two copies goes when both are merged.)
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
-from . import interfaces
+from .call_graph import callee_name
 from .sharding import TensorSharding, codec
-from .values import SHARDING_ATTR, MeshTable, operation, rank_of
+from .values import SHARDING_ATTR, operation
 
-ORIGINAL_FUNC_NAME = "sdy.original_func_name"
 FUNC_MANUAL_AXES = "sdy.func_manual_axes"
 MAIN_FUNC_NAME = "main"
-
-
-# --------------------------------------------------------------------------- shared with call_graph.py
-
-
-def callee_attr(call) -> str:
-    return interfaces.table().callee_attr(operation(call).name)
-
-
-def callee_name(call) -> str:
-    return ir.FlatSymbolRefAttr(operation(call).attributes[callee_attr(call)]).value
-
-
-def calls_in(root) -> list[ir.Operation]:
-    """The calls under `root`, in program order (nested ones included)."""
-    found = []
-    table = interfaces.table()
-
-    def visit(op):
-        op = operation(op)
-        if table.callee_attr(op.name) is not None:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    operation(root).walk(visit, ir.WalkOrder.PRE_ORDER)
-    return found
-
-
-def original_name(func) -> str:
-    """The `sdy.original_func_name` of a function (set on copies), else its name."""
-    attrs = operation(func).attributes
-    key = ORIGINAL_FUNC_NAME if ORIGINAL_FUNC_NAME in attrs else "sym_name"
-    return ir.StringAttr(attrs[key]).value
-
-
-def function_shardings(func, key: str, meshes: MeshTable) -> list[TensorSharding] | None:
-    """The shardings of a function's arguments (`key` "arg_attrs") or results
-    ("res_attrs"), a missing one fully open on the mesh of the first sharding
-    whose mesh is not maximal; None when there is no such sharding (Shardy's
-    getFuncArgShardings / getFuncResultShardings)."""
-    func = operation(func)
-    function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-    types = function_type.inputs if key == "arg_attrs" else function_type.results
-    given = [_dict_sharding(func, key, i) for i in range(len(types))]
-    first = next((s for s in given if s is not None and not meshes.mesh_of(s).is_maximal), None)
-    if first is None:
-        return None
-    return [s if s is not None else TensorSharding.replicated_like(
-        first.mesh_name, rank_of(t), is_closed=False, inline_mesh=first.inline_mesh)
-        for s, t in zip(given, types)]
-
-
-# --------------------------------------------------------------------------- export side
 
 
 def symbol_name(op) -> str:
