@@ -18,7 +18,12 @@ def _functions(ctx: RewriteContext) -> list[ir.Operation]:
 
 
 def _main_function(ctx: RewriteContext) -> ir.Operation | None:
-    """The only function of the module, else the one named `main` (None if neither)."""
+    """The only function of the module, else the one named `main` (None if neither): once per
+    run (asked for every function; the pass adds no function)."""
+    return ctx.run_state("main-function", lambda: _find_main_function(ctx))
+
+
+def _find_main_function(ctx: RewriteContext) -> ir.Operation | None:
     functions = _functions(ctx)
     if len(functions) == 1:
         return functions[0]
