@@ -8,6 +8,7 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime.explicit_reshards import (
     AFTER_OP_GROUPS, RANKING_KEYS, UNARY_KEYS, ExplicitReshards, Policy, ReshardError)
+from sdy_dsl.runtime import call_graph
 from sdy_dsl.runtime.op_sharding_rule import FACTOR_KINDS
 
 
@@ -57,6 +58,9 @@ def insert_explicit_reshards(ctx: RewriteContext) -> None:
     policy = ctx.run_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.params))
     rules = ctx.library.op_registry.sharding_rules
     pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options["enable-full-version"])
+    # Callees by name, once per pass run (the pass runs per function, and cannot add or erase any).
+    pass_.funcs = ctx.pass_state("functions", lambda: {
+        name: op for name, op in call_graph.symbols(ctx.module).items() if op.name == "func.func"})
     try:
         pass_.run(ctx.anchor)
     except ReshardError as e:
