@@ -293,15 +293,14 @@ class PipelineRunner:
                     except ValueError as e:
                         raise self._step_error(step, str(e)) from None
                 plan.append(("rules", step, passdef, options))
-            elif step.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(step):
+            elif step.name == "canonicalize" and "enable-patterns" in step.options:
+                if step.pipeline is not None and self._lacks_patterns(step):
+                    raise self._missing_in_pipeline(step.pipeline, pipeline)
+                plan.extend(self._plan_canonicalize_patterns(step))
+            elif step.name.startswith(("sdy-", "mpmd-")):
                 if step.pipeline is not None:
                     raise self._missing_in_pipeline(step.pipeline, pipeline)
-                if shardy_patterns_of(step):
-                    raise self._step_error(step, f"not implemented by sdy-dsl yet: {step.name} with "
-                                                 f"enable-patterns={shardy_patterns_of(step)}")
                 raise not_implemented_error(step.name, self.registry, step.loc)
-            elif step.name == "canonicalize" and "enable-patterns" in step.options:
-                plan.extend(self._plan_canonicalize_patterns(step))
             elif step.name not in GENERIC_MLIR_PASSES:
                 # Only MLIR's generic passes run through its PassManager: any
                 # other name there could run jaxlib's C++ passes.
@@ -356,9 +355,15 @@ class PipelineRunner:
         """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order."""
         missing = dict.fromkeys(
             f"{s.name}{{enable-patterns={shardy_patterns_of(s)}}}" if shardy_patterns_of(s) else s.name
-            for s in pipeline.steps if s.pipeline == name and not self.registry.has(s.name)
-            and (s.name.startswith(("sdy-", "mpmd-")) or shardy_patterns_of(s)))
+            for s in pipeline.steps if s.pipeline == name
+            and (self._lacks_patterns(s) if shardy_patterns_of(s)
+                 else s.name.startswith(("sdy-", "mpmd-")) and not self.registry.has(s.name)))
         return UsageError(f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
+
+    def _lacks_patterns(self, step: Step) -> bool:
+        """Some Shardy pattern label of a canonicalize step has no rule pass `canonicalize-LABEL`."""
+        labels = (shardy_patterns_of(step) or "").split(",")
+        return any(label and not self.registry.has(f"canonicalize-{label}") for label in labels)
 
     @staticmethod
     def _step_error(step: Step, message: str):
