@@ -6,7 +6,9 @@ jaxlib's PassManager), each a fresh subprocess, median of --repeat runs; their
 ratios; microseconds per op; whether both outputs are byte-identical; and
 sdy-dsl's per-pass times (`--timing`). The `empty` row is the fixed start-up cost.
 
-    python benchmarks/bench_pipeline.py [--layers 1,8,32,96] [--flax 4] [--pipeline FILE]
+    python benchmarks/bench_pipeline.py [--layers 1,8,32,96] [--distinct 96] [--flax 4]
+                                        [--funcs 2000,8000] [--shared 2000]
+                                        [--pipeline FILE | --pass sdy-propagation-pipeline]
                                         [--repeat 3] [--out DIR] [--profile-top N]
 
 Modules are lowered here with jax and cached in --out: GPT grad (d=128, f=512,
@@ -47,8 +49,9 @@ GPT = dict(d=128, f=512, heads=4, vocab=512, batch=8, seq=32)
 # --------------------------------------------------------------------------- module generation
 
 
-def lower_gpt_grad(layers: int) -> str:
-    """StableHLO+sdy text of grad(GPT loss) w.r.t. params and embedding, jitted on a 2x4 mesh."""
+def lower_gpt_grad(layers: int, distinct: bool = False) -> str:
+    """StableHLO+sdy text of grad(GPT loss) w.r.t. params and embedding, jitted on a 2x4 mesh.
+    `distinct`: layer i's MLP is f + 16*i wide, so no two layers share op structures."""
     import jax
     import jax.numpy as jnp
     from jax.sharding import NamedSharding, PartitionSpec as P
@@ -83,11 +86,12 @@ def lower_gpt_grad(layers: int) -> str:
             x = layer(x, p)
         return -jax.nn.log_softmax(x @ embedding.T).mean()
 
-    shapes = {"wq": (d, d), "wk": (d, d), "wv": (d, d), "wo": (d, d),
-              "w1": (d, f), "w2": (f, d), "g1": (d,), "g2": (d,)}
+    shapes_of = lambda width: {"wq": (d, d), "wk": (d, d), "wv": (d, d), "wo": (d, d),
+                               "w1": (d, width), "w2": (width, d), "g1": (d,), "g2": (d,)}
     specs = {"wq": (None, "model"), "wk": (None, "model"), "wv": (None, "model"), "wo": ("model", None),
              "w1": (None, "model"), "w2": ("model", None), "g1": (None,), "g2": (None,)}
-    params = [{k: jnp.ones(shape, jnp.float32) for k, shape in shapes.items()} for _ in range(layers)]
+    params = [{k: jnp.ones(shape, jnp.float32) for k, shape in shapes_of(f + 16 * i if distinct else f).items()}
+              for i in range(layers)]
     param_shardings = [{k: on_mesh(*spec) for k, spec in specs.items()} for _ in range(layers)]
     embedding, tokens = jnp.ones((vocab, d), jnp.float32), jnp.ones((batch, seq), jnp.int32)
     jitted = jax.jit(jax.grad(loss, argnums=(0, 1)),
@@ -158,11 +162,44 @@ def lower_flax_train_step(layers: int) -> str:
     return jitted.lower(params, opt_state, jax.ShapeDtypeStruct((batch, seq + 1), jnp.int32)).as_text()
 
 
+SHARED_CALLEES = 10  # the "shared" module's N call sites call this many functions, round robin
+
+
+def small_funcs_module(n: int, callees: int | None = None) -> str:
+    """@main calling n small private functions in a chain (a dot, a tanh, an add each), each
+    called once, or (`callees`) n call sites over that many functions; 2x4 mesh, sharded args."""
+    t, w = "tensor<8x16xf32>", "tensor<16x16xf32>"
+    count = n if callees is None else callees
+    lines = ['module @small_funcs {', '  sdy.mesh @mesh = <["data"=2, "model"=4]>',
+             f'  func.func @main(%arg0: {t} {{sdy.sharding = #sdy.sharding<@mesh, [{{"data"}}, {{}}]>}}, '
+             f'%arg1: {w} {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"model"}}]>}}) -> {t} {{']
+    previous = "%arg0"
+    for i in range(n):
+        lines.append(f"    %{i} = call @f{i % count}({previous}, %arg1) : ({t}, {w}) -> {t}")
+        previous = f"%{i}"
+    lines += [f"    return {previous} : {t}", "  }"]
+    for i in range(count):
+        lines += [f"  func.func private @f{i}(%arg0: {t}, %arg1: {w}) -> {t} {{",
+                  f"    %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0] : ({t}, {w}) -> {t}",
+                  f"    %1 = stablehlo.tanh %0 : {t}",
+                  f"    %2 = stablehlo.add %1, %arg0 : {t}",
+                  f"    return %2 : {t}", "  }"]
+    return "\n".join(lines + ["}", ""])
+
+
 def module_path(cache: Path, kind: str, layers: int) -> Path:
-    """Cached module (kind "gpt" or "flax"); generated on first use."""
-    if kind == "gpt":
+    """Cached module, generated on first use: kind "gpt", "gptd" (GPT, every layer a different
+    MLP width), "flax", "funcs" (`layers` small functions each called once) or "shared"
+    (`layers` calls to SHARED_CALLEES functions)."""
+    if kind in ("gpt", "gptd"):
         config = "_".join(f"{k}{v}" for k, v in GPT.items())
-        path, lower = cache / f"gpt{layers}l_grad_2x4_{config}.mlir", lower_gpt_grad
+        distinct = kind == "gptd"
+        path = cache / f"{kind}{layers}l_grad_2x4_{config}.mlir"
+        lower = lambda n: lower_gpt_grad(n, distinct)
+    elif kind == "funcs":
+        path, lower = cache / f"funcs{layers}.mlir", small_funcs_module
+    elif kind == "shared":
+        path, lower = cache / f"shared{layers}_{SHARED_CALLEES}.mlir", lambda n: small_funcs_module(n, SHARED_CALLEES)
     else:
         config = "_".join(f"{k}{v}" for k, v in FLAX.items())
         path, lower = cache / f"flax{layers}l_adamw_4x2_{config}.mlir", lower_flax_train_step
@@ -237,17 +274,22 @@ def timed_run(cmd: list[str], out: str) -> Run:
         return Run(wall, usage.ru_utime + usage.ru_stime, peak_kb / 1024, child.returncode, err.read())
 
 
-def median_runs(cmd: list[str], repeat: int) -> Run | None:
-    """Median wall, CPU and peak RSS (each on its own) over `repeat` fresh processes."""
-    runs = []
+def median_runs(cmds: list[list[str]], repeat: int) -> list[Run | None]:
+    """Per command, the median wall, CPU and peak RSS (each on its own) over `repeat` fresh
+    processes; the commands alternate (a b a b ...) so both see the same machine load."""
+    runs: list[list[Run] | None] = [[] for _ in cmds]
     for _ in range(repeat):
-        run = timed_run(cmd, "-")
-        if run.returncode != 0:
-            print(f"# failed: {' '.join(cmd)}: {run.stderr.strip()[-2000:]}", file=sys.stderr)
-            return None
-        runs.append(run)
-    return Run(statistics.median(r.wall for r in runs), statistics.median(r.cpu for r in runs),
-               statistics.median(r.peak_mb for r in runs), 0, "")
+        for i, cmd in enumerate(cmds):
+            if runs[i] is None:
+                continue
+            run = timed_run(cmd, "-")
+            if run.returncode != 0:
+                print(f"# failed: {' '.join(cmd)}: {run.stderr.strip()[-2000:]}", file=sys.stderr)
+                runs[i] = None
+            else:
+                runs[i].append(run)
+    return [Run(statistics.median(r.wall for r in rs), statistics.median(r.cpu for r in rs),
+                statistics.median(r.peak_mb for r in rs), 0, "") if rs else None for rs in runs]
 
 
 def fmt(value, width, places=2) -> str:
@@ -297,37 +339,51 @@ def profile(cmd: list[str], name: str, work: Path, top: int) -> None:
 # --------------------------------------------------------------------------- main
 
 
-def parse_modules(layers: str, flax: str) -> list[tuple[str, str, int]]:
-    """(row name, kind, layers) for every module to run."""
-    modules = [(f"gpt{n}", "gpt", int(n)) for n in layers.split(",") if n]
-    return modules + [(f"flax{n}", "flax", int(n)) for n in flax.split(",") if n]
+def parse_modules(**counts: str) -> list[tuple[str, str, int]]:
+    """(row name, kind, layers) for every module to run; counts: kind -> "n,m,..." ('' for none)."""
+    return [(f"{kind}{n}", kind, int(n)) for kind, listed in counts.items() for n in listed.split(",") if n]
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="sdy-dsl vs C++ Shardy on GPT grads and Flax LM train steps.")
     ap.add_argument("--layers", default="1,8,32,96", help="comma-separated GPT layer counts")
+    ap.add_argument("--distinct", default="", help="comma-separated GPT layer counts, every layer a different MLP width")
     ap.add_argument("--flax", default="4", help="comma-separated Flax LM train-step layer counts ('' for none)")
+    ap.add_argument("--funcs", default="", help="comma-separated counts of small private functions, each called once")
+    ap.add_argument("--shared", default="",
+                    help=f"comma-separated counts of call sites over {SHARED_CALLEES} small private functions")
     ap.add_argument("--pipeline", type=Path, default=DEFAULT_PIPELINE, help="pipeline YAML (both tools run it)")
+    ap.add_argument("--pass", dest="pass_name", default=None,
+                    help="instead of --pipeline: a registered pass (pipeline), `sdy-dsl opt M -PASS` against the "
+                         "reference's builtin.module(PASS), e.g. sdy-propagation-pipeline")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool and module; the median is kept")
     ap.add_argument("--out", type=Path, default=DEFAULT_CACHE, help="cache dir for generated modules and outputs")
     ap.add_argument("--profile-top", type=int, default=0,
                     help="also cProfile sdy-dsl per module and print the top N functions")
     args = ap.parse_args(argv)
-    modules = parse_modules(args.layers, args.flax)
+    modules = parse_modules(gpt=args.layers, gptd=args.distinct, flax=args.flax, funcs=args.funcs, shared=args.shared)
     pipeline = args.pipeline.resolve()
 
-    missing = missing_passes(pipeline)
+    missing = [] if args.pass_name else missing_passes(pipeline)
     if missing:
         print(f"bench: sdy-dsl lacks {', '.join(missing)}; try --pipeline pipelines/propagation_only.yaml",
               file=sys.stderr)
         return 1
 
     sdy_dsl = sdy_dsl_command()
-    work = args.out / "outputs" / pipeline.stem
+    if args.pass_name:
+        dsl_of = lambda module: sdy_dsl + ["opt", str(module), f"-{args.pass_name}"]
+        ref_of = lambda module: [sys.executable, str(REF_RUNNER), args.pass_name, str(module)]
+    else:
+        dsl_of = lambda module: sdy_dsl + ["run", str(pipeline), str(module)]
+        ref_of = lambda module: [sys.executable, str(REF_RUNNER), str(pipeline), str(module)]
+    label = args.pass_name or pipeline.stem
+    work = args.out / "outputs" / label
     work.mkdir(parents=True, exist_ok=True)
-    print(f"# pipeline {pipeline.name}, median of {args.repeat} fresh process(es) per tool; "
-          f"time = wall, cpu = user+sys, MB = peak RSS")
-    print(f"{'module':>8} {'ops':>7} {'dsl s':>7} {'ref s':>7} {'ratio':>6} {'dsl us/op':>9} {'ref us/op':>9} "
+    print(f"# {'pass ' + args.pass_name if args.pass_name else 'pipeline ' + pipeline.name}, median of "
+          f"{args.repeat} fresh process(es) per tool, alternating; time = wall, cpu = user+sys, MB = peak RSS; "
+          f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    print(f"{'module':>10} {'ops':>7} {'dsl s':>7} {'ref s':>7} {'ratio':>6} {'dsl us/op':>9} {'ref us/op':>9} "
           f"{'dsl cpu':>8} {'ref cpu':>8} {'cpu ratio':>9} {'dsl MB':>7} {'ref MB':>7} {'MB ratio':>8} "
           f"{'passes us/op':>12}  output")
     ratio = lambda a, b: a / b if a and b else None
@@ -335,7 +391,7 @@ def main(argv=None) -> int:
     def row(name, ops, dsl, ref, passes_us_per_op=None, output=""):
         per_op = lambda seconds: seconds * 1e6 / ops if seconds and ops else None
         get = lambda run, field: getattr(run, field) if run else None
-        print(f"{name:>8} {ops:>7} {fmt(get(dsl, 'wall'), 7)} {fmt(get(ref, 'wall'), 7)} "
+        print(f"{name:>10} {ops:>7} {fmt(get(dsl, 'wall'), 7)} {fmt(get(ref, 'wall'), 7)} "
               f"{fmt(ratio(get(dsl, 'wall'), get(ref, 'wall')), 6, 1)} "
               f"{fmt(per_op(get(dsl, 'wall')), 9, 0) if ops else '':>9} "
               f"{fmt(per_op(get(ref, 'wall')), 9, 0) if ops else '':>9} "
@@ -349,15 +405,13 @@ def main(argv=None) -> int:
     # (the C++ propagation aborts on a module without @main).
     empty = args.out / "empty.mlir"
     empty.write_text("module {\n  func.func @main() {\n    return\n  }\n}\n")
-    row("empty", 0, median_runs(sdy_dsl + ["run", str(pipeline), str(empty)], args.repeat),
-        median_runs([sys.executable, str(REF_RUNNER), str(pipeline), str(empty)], args.repeat))
+    row("empty", 0, *median_runs([dsl_of(empty), ref_of(empty)], args.repeat))
 
     per_pass_rows = []
     for name, kind, layers in modules:
         module = module_path(args.out, kind, layers)
         ops = count_ops(module)
-        dsl_cmd = sdy_dsl + ["run", str(pipeline), str(module)]
-        ref_cmd = [sys.executable, str(REF_RUNNER), str(pipeline), str(module)]
+        dsl_cmd, ref_cmd = dsl_of(module), ref_of(module)
 
         # One untimed run each that keeps the outputs (and sdy-dsl's per-pass times).
         dsl_out, ref_out = work / f"{name}.sdy_dsl.mlir", work / f"{name}.ref.mlir"
@@ -370,8 +424,8 @@ def main(argv=None) -> int:
                 print(f"# {tool} failed on {module.name}: {done.stderr.strip()[-2000:]}", file=sys.stderr)
         pass_ms = {p: float(ms) for p, ms in PASS_TIMING_RE.findall(dsl_done.stderr)}
 
-        dsl = median_runs(dsl_cmd, args.repeat) if dsl_done.returncode == 0 else None
-        ref = median_runs(ref_cmd, args.repeat) if ref_done.returncode == 0 else None
+        dsl, ref = median_runs([dsl_cmd, ref_cmd], args.repeat)
+        dsl, ref = (dsl if dsl_done.returncode == 0 else None), (ref if ref_done.returncode == 0 else None)
         passes_ms = sum(ms for p, ms in pass_ms.items() if p not in NOT_PASSES)
         row(name, ops, dsl, ref, passes_ms * 1e3 / ops if pass_ms else None, compare(dsl_out, ref_out))
         per_pass_rows.append((name, pass_ms))
@@ -388,7 +442,7 @@ def main(argv=None) -> int:
     if args.profile_top:
         for name, kind, layers in modules:
             module = module_path(args.out, kind, layers)
-            profile(sdy_dsl + ["run", str(pipeline), str(module)], name, work, args.profile_top)
+            profile(dsl_of(module), name, work, args.profile_top)
     return 0
 
 

@@ -1,6 +1,7 @@
 """Run a pipeline YAML with the C++ Shardy passes registered in jaxlib (the reference).
 
 Usage: python ref_runner.py PIPELINE.yaml INPUT.mlir [-o OUT]   (OUT defaults to stdout)
+       python ref_runner.py PASS-PIPELINE INPUT.mlir [-o OUT]   (e.g. sdy-propagation-pipeline)
 
 Benchmarks only: product code never runs sdy-* passes through a PassManager.
 """
@@ -45,9 +46,12 @@ def pass_texts(yaml_path: Path) -> list[str]:
     return parts
 
 
-def pipeline_string(yaml_path: str) -> str:
-    """The YAML's passes as `builtin.module(...)`."""
-    return "builtin.module(" + ",".join(pass_texts(Path(yaml_path))) + ")"
+def pipeline_string(pipeline: str) -> str:
+    """The YAML's passes as `builtin.module(...)`; anything not a .yaml/.yml path is taken
+    as the passes themselves (e.g. `sdy-propagation-pipeline`, a registered pass pipeline)."""
+    if not pipeline.endswith((".yaml", ".yml")):
+        return pipeline if pipeline.startswith("builtin.module(") else f"builtin.module({pipeline})"
+    return "builtin.module(" + ",".join(pass_texts(Path(pipeline))) + ")"
 
 
 def main(argv=None) -> int:

@@ -102,8 +102,8 @@ FLAGS = [
          "'builtin.module(inline,func.func(sdy-sharding-constraint-to-reshard))'", "PIPELINE"),
     Flag("pipeline", "pipeline_file", True, ("explain",), "the pipeline explain runs (a YAML file or a "
          "shipped name; default: shardy_full)", "PIPELINE"),
-    Flag("report", "report", True, ("explain", "diff"), "also write an HTML report of every value's sharding "
-         "and where it came from (diff: both shardings)", "OUT.html"),
+    Flag("report", "report", True, ("explain", "diff"), "also write an HTML report of every value's sharding, "
+         "where it came from and where it is communicated (diff: both shardings)", "OUT.html"),
     Flag("split-input-file", "split", False, _OBSERVE, "split the input at '// -----' lines and "
          "process each chunk on its own"),
     Flag("verify-diagnostics", "verify", False, ("opt",), "check the diagnostics against the "

@@ -179,15 +179,18 @@ def _function_cost(func, meshes: MeshTable) -> FunctionCost:
                                 per_device_bytes(t, sharding, meshes)))
     table = interfaces.table()
     for op in ops_under(func):
-        if op is func or not table.is_collective(op.name):
-            continue
-        sharding = codec.tensor_sharding(op.attributes["out_sharding"])
-        axes = " ".join(str(op.attributes[n]) for n in op.attributes if n != "out_sharding")
-        kind = op.name.partition(".")[2]
-        size = 0 if kind in LOCAL_ONLY else per_device_bytes(op.results[0].type, sharding, meshes)
-        out.collectives.append(Collective(kind, _strip_attr(axes), str(op.results[0].type),
-                                          sharding.text(), size, _loc(op)))
+        if op is not func and table.is_collective(op.name):
+            out.collectives.append(collective(op, meshes))
     return out
+
+
+def collective(op, meshes: MeshTable) -> Collective:
+    """The Collective of an `sdy` collective op."""
+    sharding = codec.tensor_sharding(op.attributes["out_sharding"])
+    axes = " ".join(str(op.attributes[n]) for n in op.attributes if n != "out_sharding")
+    kind = op.name.partition(".")[2]
+    size = 0 if kind in LOCAL_ONLY else per_device_bytes(op.results[0].type, sharding, meshes)
+    return Collective(kind, _strip_attr(axes), str(op.results[0].type), sharding.text(), size, _loc(op))
 
 
 def _strip_attr(text: str) -> str:

@@ -63,5 +63,5 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
         func, kind, what = stories.find(value_spec)
         text = stories.story(func, kind, what).as_text() + (f"\n{note}" if note else "")
         if report is not None:
-            write_report(stories, report, source_name, focus=stories.story(func, kind, what).key)
+            write_report(stories, report, source_name, focus=stories.story(func, kind, what).key, rules=rules)
     return text

@@ -323,7 +323,12 @@ class PipelineRunner:
         return plan
 
     def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:
-        """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order."""
+        """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order. A name
+        no Shardy pass has (a typo in an edited pipeline file) is an unknown pass, at its line."""
+        for s in pipeline.steps:
+            if (s.pipeline == name and s.name.startswith(("sdy-", "mpmd-")) and not self.registry.has(s.name)
+                    and mlir_pass_nesting(s.name) is None):
+                return not_implemented_error(s.name, self.registry, s.loc)
         missing = dict.fromkeys(
             f"{s.name}{{enable-patterns={shardy_patterns_of(s)}}}" if shardy_patterns_of(s) else s.name
             for s in pipeline.steps if s.pipeline == name

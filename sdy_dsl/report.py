@@ -17,6 +17,7 @@ from pathlib import Path
 from jaxlib.mlir import ir
 
 from .errors import SdyDslError
+from .report_comm import Communication, communication, tagged_text
 from .report_page import PAGE
 from .runtime.debug_info import PROPAGATION_EDGES_ATTR
 from .stories import ModuleStories, _attr, _location_text, parse_edges
@@ -40,6 +41,9 @@ class _Model:
         self.ops: list[list] = []
         self.funcs: list[dict] = []
         self.keys: dict[str, int] = {}  # "@main %3" -> value id (the rows of the table)
+        self._result_rows: dict[tuple[int, int], int] = {}  # (func index, result number) -> value id
+        self.comm: list[list] = []  # [kind, axes, tensor, sharding, bytes, where, value id or -1]
+        self.comm_error = ""
 
     def s(self, text: str) -> int:
         found = self._string_ids.get(text)
@@ -108,6 +112,7 @@ class _Model:
                 if i < len(returned):
                     self.values[vid]["ret"] = returned[i]
                 self.add_story(fi, func, "result", i, vid)
+                self._result_rows[(fi, i)] = vid
                 rows.append(vid)
             entry = {"name": st._func_name(func), "rows": rows}
             attrs = st._func_arg_attrs(func, "res_attrs")
@@ -125,10 +130,43 @@ class _Model:
             else:
                 self.values[vid].pop("u", None)
 
+    def add_communication(self, comm: Communication) -> None:
+        """Each collective of COMM on the row of the value it is placed at (report_comm.py)."""
+        self.comm_error = comm.error
+        func_index = {f["name"]: i for i, f in enumerate(self.funcs)}
+        for p in comm.placed:
+            vid, where = self._row_of(p.at)
+            c = p.collective
+            self.comm.append([c.kind, c.axes, c.tensor, c.sharding, c.bytes, where, vid])
+            if vid >= 0:
+                self.values[vid].setdefault("c", []).append(len(self.comm) - 1)
+            fi = func_index.get(p.func)
+            if fi is not None:
+                totals = self.funcs[fi].setdefault("comm", {})
+                entry = totals.setdefault(c.kind, [0, 0])
+                entry[0] += 1
+                entry[1] += c.bytes
+
+    def _row_of(self, at) -> tuple[int, str]:
+        if at is None:
+            return -1, ""
+        index, kind, n = at
+        op = self._op_objects[index]
+        if kind == "result":
+            return self.ids[op.results[n]], f"reduces result {n} of {op.name}"
+        parent = op.parent
+        if op.name == "func.return" and parent is not None and parent.name == "func.func":
+            fi = next((i for i, f in enumerate(self.stories.funcs) if f.operation == parent), None)
+            if (fi, n) in self._result_rows:
+                return self._result_rows[(fi, n)], f"before function result {n}"
+        target = op.results[0] if len(op.results) else op.operands[n]
+        return self.ids.get(target, -1), f"before operand {n} of {op.name}"
+
     def data(self, focus: str | None, title: str) -> dict:
         return {"title": title, "meshes": [{"name": n, "axes": axes} for n, axes in self.stories.meshes],
                 "mesh_axes": self.stories.mesh_axes, "strings": self.strings, "values": self.values,
-                "ops": self.ops, "funcs": self.funcs, "focus": self.keys.get(focus or "", -1)}
+                "ops": self.ops, "funcs": self.funcs, "focus": self.keys.get(focus or "", -1),
+                "comm": self.comm, "comm_error": self.comm_error}
 
 
 def report_model(stories: ModuleStories) -> _Model:
@@ -149,10 +187,19 @@ def write_page(path: str, page: str) -> None:
         raise SdyDslError(f"cannot write report '{path}': {e.strerror}") from None
 
 
-def write_report(stories: ModuleStories, path: str, source_name: str, focus: str | None = None) -> None:
-    """The module's values, their shardings and (on click) where they came from."""
+def explain_report_data(stories: ModuleStories, source_name: str, focus: str | None = None,
+                        rules=None) -> dict:
+    """The page's data: the module's values and shardings, and the collectives
+    the cost analysis finds, each on the row of the value it is placed at."""
     model = report_model(stories)
-    write_page(path, render(model.data(focus, f"sdy-dsl: shardings of {source_name}")))
+    model.add_communication(communication(tagged_text(model._op_objects, stories.module), rules))
+    return model.data(focus, f"sdy-dsl: shardings of {source_name}")
+
+
+def write_report(stories: ModuleStories, path: str, source_name: str, focus: str | None = None,
+                 rules=None) -> None:
+    """The module's values, their shardings, where they came from (on click) and where they are communicated."""
+    write_page(path, render(explain_report_data(stories, source_name, focus, rules)))
 
 
 # --------------------------------------------------------------------------- diff

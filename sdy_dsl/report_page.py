@@ -17,6 +17,7 @@ table.rows, table.head { table-layout: fixed; }
 td, th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eee; font-family: monospace; }
 tr.value { cursor: pointer; } tr.value:hover { background: #eef; } tr.selected { background: #dde; }
 tr.differs td.sh { background: #fff3cd; }
+td.comm { color: #a40; } .commsum { margin: 2px 0 6px; }
 .axis { padding: 0 4px; border-radius: 3px; color: #000; }
 .repl { color: #777; font-style: italic; }
 .legend span { margin-right: 8px; }
@@ -128,18 +129,28 @@ document.getElementById("legend").innerHTML = D.meshes.map(m => `mesh @${esc(m.n
   m.axes.map(([a, n]) => `<span class="axis" style="background:${colour[a]}">${esc(a)}=${n}</span>`).join(" ")).join("; ");
 const DIFF = D.diff;
 const CHUNK = 400;
-const COLS = "<colgroup>" + (DIFF ? [9, 15, 10, 10, 8, 24, 24] : [9, 17, 12, 11, 9, 42]).map(w => `<col style="width:${w}%">`).join("") + "</colgroup>";
+const COMM = D.comm || [];
+// The collectives placed on a value (report_comm.py), and a function's totals.
+function commText(i) { const c = COMM[i]; return `${c[0]} ${c[1]}: ${c[4]} B`; }
+function commCell(x) { return (x.c || []).map(i => "\u21c4 " + esc(commText(i))).join("<br>"); }
+function commSummary(f) {
+  if (D.comm_error) return `communication not measured: ${esc(D.comm_error)}`;
+  const kinds = Object.keys(f.comm || {}).sort();
+  if (!kinds.length) return "communication: none";
+  return "communication (bytes per device): " + kinds.map(k => `${esc(k)} ${f.comm[k][0]} (${f.comm[k][1]} B)`).join(", ");
+}
+const COLS = "<colgroup>" + (DIFF ? [9, 15, 10, 10, 8, 24, 24] : [8, 15, 10, 10, 8, 31, 18]).map(w => `<col style="width:${w}%">`).join("") + "</colgroup>";
 let html = "";
 for (const f of D.funcs) {
-  html += `<h2>func ${esc(f.name)}</h2><table class="head">${COLS}<tr><th>value</th><th>op</th><th>JAX name</th><th>shape</th>` +
+  html += `<h2>func ${esc(f.name)}</h2>` + (DIFF ? "" : `<p class="commsum">${commSummary(f)}</p>`) + `<table class="head">${COLS}<tr><th>value</th><th>op</th><th>JAX name</th><th>shape</th>` +
           `<th>per device</th><th>${DIFF ? "sharding (A: " + esc(DIFF[0]) + ")" : "sharding"}</th>` +
-          (DIFF ? `<th>sharding (B: ${esc(DIFF[1])})</th>` : "") + `</tr></table>`;
+          (DIFF ? `<th>sharding (B: ${esc(DIFF[1])})</th>` : "<th>communication</th>") + `</tr></table>`;
   for (let i = 0; i < f.rows.length; i++) {
     if (i % CHUNK === 0) html += (i ? "</table></div>" : "") + `<div class="chunk"><table class="rows">${COLS}`;
     const v = f.rows[i], x = V[v], sh = str(x.s);
     html += `<tr class="value${x.x ? " differs" : ""}" data-v="${v}"><td>${esc(x.n)}</td><td>${esc(what(v))}</td>` +
             `<td>${esc(x.j || "")}</td><td>${esc(shapeText(v))}</td><td>${esc(shardShape(str(x.t), sh))}</td>` +
-            `<td class="sh">${paint(sh)}</td>` + (DIFF ? `<td class="sh">${x.s2 === undefined ? paint("") : paint(str(x.s2))}</td>` : "") + `</tr>`;
+            `<td class="sh">${paint(sh)}</td>` + (DIFF ? `<td class="sh">${x.s2 === undefined ? paint("") : paint(str(x.s2))}</td>` : `<td class="comm">${commCell(x)}</td>`) + `</tr>`;
   }
   if (f.rows.length) html += "</table></div>";
 }
@@ -179,6 +190,8 @@ function show(v) {
   } else if (x.ret !== undefined) {
     h += `<h3>returned value</h3><table id="opview">${valueLine(x.ret)}</table>`;
   }
+  if (x.c) h += `<h3>communication</h3>` + x.c.map(i => { const c = COMM[i];
+    return `<div class="hop">${esc(c[0])} ${esc(c[1])} ${esc(c[5])}: ${esc(c[2])} to ${paint(c[3])}, ${c[4]} bytes per device</div>`; }).join("");
   if (x.u && x.u.length) {
     h += `<h3>used by</h3><p>` + x.u.slice(0, 40).map(([o, n]) => {
       const op = OPS[o];
@@ -196,7 +209,7 @@ document.getElementById("detail").addEventListener("click", ev => {
 });
 // Search (and, in a diff, only the values that differ).
 let lower = null;
-function rowText(r) { const v = +r.dataset.v, x = V[v]; return (x.n + " " + what(v) + " " + (x.j || "") + " " + str(x.s) + " " + str(x.s2) + " " + str(x.l)).toLowerCase(); }
+function rowText(r) { const v = +r.dataset.v, x = V[v]; return (x.n + " " + what(v) + " " + (x.j || "") + " " + str(x.s) + " " + str(x.s2) + " " + str(x.l) + " " + (x.c || []).map(commText).join(" ")).toLowerCase(); }
 function filter() {
   const q = document.getElementById("search").value.toLowerCase().trim();
   const only = DIFF && document.getElementById("onlydiff").checked;

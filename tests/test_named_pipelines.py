@@ -268,3 +268,18 @@ def test_named_pipeline_by_name_in_run_and_api(tmp_path):
 def named_pipeline_file_text(name: str) -> str:
     from sdy_dsl.pipeline_files import named_pipeline_file
     return named_pipeline_file(name).read_text()
+
+
+def test_a_misspelled_pass_in_a_copied_named_pipeline_is_located(tmp_path):
+    """An edited copy of a shipped pipeline with a typo: an unknown pass at its line, not 'needs ...'."""
+    from sdy_dsl.resources import shipped_pipeline
+    text = shipped_pipeline("sdy-import-pipeline").read_text()
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.strip() == "- sdy-remove-size-one-axes")
+    copy = tmp_path / "p.yaml"
+    copy.write_text(text.replace("- sdy-remove-size-one-axes", "- sdy-reove-size-one-axes"))
+    module = tmp_path / "m.mlir"
+    module.write_text("module {}\n")
+    rc, _, err = run_sdy_dsl(["run", str(copy), str(module)])
+    assert rc == 1
+    assert err == (f"{copy}:{line}:5: error: unknown pass 'sdy-reove-size-one-axes'; did you mean "
+                   f"'sdy-remove-size-one-axes'? (see 'sdy-dsl passes')\n")

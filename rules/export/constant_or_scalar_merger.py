@@ -5,13 +5,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime import interfaces
 from sdy_dsl.runtime.values import operation
-
-
-@hook
-def is_constant_like_op(op: ir.Operation) -> bool:
-    return interfaces.table().has_trait(operation(op), "constant-like")
 
 
 def _key(op: ir.Operation, kind: str) -> tuple:

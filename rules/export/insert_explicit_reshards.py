@@ -7,6 +7,7 @@ from __future__ import annotations
 from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import call_graph
 from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, FACTOR_TYPES,
                                                     UNARY_FIELDS, Policy, ReshardError)
 from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards
@@ -36,6 +37,9 @@ def insert_explicit_reshards(ctx: RewriteContext) -> None:
     policy = ctx.run_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.params))
     rules = ctx.library.op_registry.sharding_rules
     pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options.enable_full_version)
+    # Callees by name, once per pass run (the pass runs per function, and cannot add or erase any).
+    pass_.funcs = ctx.pass_state("functions", lambda: {
+        name: op for name, op in call_graph.symbols(ctx.module).items() if op.name == "func.func"})
     try:
         pass_.run(ctx.anchor)
     except ReshardError as e:

@@ -28,12 +28,14 @@ def main_func_of(module: ir.Operation) -> ir.Operation | None:
 
 
 @hook
-def is_main_func(func: ir.Operation) -> bool:
+def is_main_func(ctx: RewriteContext, func: ir.Operation) -> bool:
     func = operation(func)
     parent = func.parent
     if parent is None or parent.name != "builtin.module":
         return False
-    main = main_func_of(parent)
+    # Once per run for the pass's module (the pass changes no function list), not per function.
+    main = ctx.run_state("main-func", lambda: main_func_of(ctx.module)) if parent == ctx.module \
+        else main_func_of(parent)
     return main is not None and main == func
 
 

@@ -501,6 +501,18 @@ def is_data_flow_op(op) -> bool:
     return interfaces.table().data_flow(op) is not None
 
 
+def _constant_like_op_names(registry) -> frozenset:
+    """The op names rules/interfaces.yaml gives the constant-like trait (maybe under a condition)."""
+    return frozenset(name for name, decl in registry.interfaces.ops.items() if "constant-like" in decl.traits)
+
+
+@query(root_names=_constant_like_op_names)
+def is_constant_like_op(op) -> bool:
+    """Whether the op has the constant-like trait (rules/interfaces.yaml). As a `*` rule's first
+    constraint, the rule is tried on those ops only."""
+    return interfaces.table().has_trait(operation(op), "constant-like")
+
+
 @query(root_names=_data_flow_op_names)
 def keeps_edge_owner_shardings_divisible(op) -> bool:
     decl = interfaces.table().data_flow(op)

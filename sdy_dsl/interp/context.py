@@ -11,6 +11,7 @@ from ..runtime.sharding import codec
 from ..runtime.values import MeshTable, is_ancestor, module_of, operation
 
 T = TypeVar("T")
+MESH_TABLE = "mesh-table"  # the module's meshes in RewriteContext.pass_scratch
 
 
 class RewriteContext:
@@ -43,6 +44,9 @@ class RewriteContext:
         self._meshes: MeshTable | None = None
         self._memos: dict = {}  # memos of pure lambdas (expr.Function.pure), per stage run
         self.scratch: dict = {}  # per-run state for hooks that need it
+        # State shared by every anchor of one pass run (the functions of a func.func
+        # pass, which cannot add or erase symbols of the module): set by the driver.
+        self.pass_scratch: dict = {}
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
         # How messages name an op's place (the driver's `file:line:col`).
         self.location_text: Callable[[ir.Operation], str] = printed_location
@@ -59,13 +63,26 @@ class RewriteContext:
             return state
 
     # ------------------------------------------------------------------ meshes
+    def pass_state(self, key: str, make: Callable[[], T]) -> T:
+        """State shared by the anchors of this pass run (`ctx.pass_scratch[key]`), made on first
+        use: only what no anchor's run can change (the module's meshes and functions for the
+        functions of a func.func pass)."""
+        try:
+            return self.pass_scratch[key]
+        except KeyError:
+            state = self.pass_scratch[key] = make()
+            return state
+
     def meshes(self) -> MeshTable:
+        # Once per pass run, not per function: a module of N functions would scan its N
+        # top-level ops N times.
         if self._meshes is None:
-            self._meshes = MeshTable(self.module)
+            self._meshes = self.pass_state(MESH_TABLE, lambda: MeshTable(self.module))
         return self._meshes
 
     def invalidate_meshes(self) -> None:
         self._meshes = None
+        self.pass_scratch.pop(MESH_TABLE, None)
         self._memos.clear()  # pure functions may depend on the meshes
 
     # ------------------------------------------------------------------ memos

@@ -170,6 +170,10 @@ class PassRunner:
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
         self.modified = False
+        self._pass_scratch: dict = {}  # RewriteContext.pass_scratch of every anchor this runner runs on
+        # Per stage (by id): its enabled rules, the ids --explain asks about, and their index by
+        # root name; the same for every anchor (a func.func pass runs once per function).
+        self._stage_rules: dict[int, tuple] = {}
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -181,6 +185,7 @@ class PassRunner:
     def _run(self, anchor, library) -> None:
         ctx = RewriteContext(anchor, self.options, self.passdef, library, self.observer)
         ctx.location_text = location_text
+        ctx.pass_scratch = self._pass_scratch
         for stage in self.passdef.stages:
             if stage.hook is not None:
                 self.modified = True
@@ -197,20 +202,18 @@ class PassRunner:
                 if ctx.errors:
                     raise PassFailure(ctx.errors[0])  # the hook emitted error diagnostics
                 continue
-            rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
+            rules, self._explained, index, any_op = self._rules_of(stage)
             if not rules:
                 continue
             kind = stage.driver.kind
             self._greedy = kind == "greedy"
             ctx.driver_kind = kind
             ctx.begin_stage()
-            self._explained = {r.id for r in rules if self._explains(r)}
             if kind != "greedy" and not self._explained and all(self._cannot_fire(r, ctx) for r in rules):
                 # No rule can fire on any op (an invariant constraint fails, and
                 # without a firing rule the IR stays as it is): the walk would
                 # change nothing. (The greedy driver erases dead ops by itself.)
                 continue
-            index, any_op = self._index(rules)
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
             if kind == "once":
@@ -225,6 +228,18 @@ class PassRunner:
             if ctx.errors:
                 # `error(...)` actions report every offending op, then the stage fails.
                 raise PassFailure(ctx.errors[0])
+
+    def _rules_of(self, stage) -> tuple:
+        """(enabled rules, ids --explain asks about, index by root name, any-op rules) of a stage."""
+        try:
+            return self._stage_rules[id(stage)]
+        except KeyError:
+            pass
+        rules = [r for r in stage.rules if self.observer.rule_enabled(self.passdef.name, r.id)]
+        self._explained = {r.id for r in rules if self._explains(r)}
+        index, any_op = self._index(rules) if rules else ({}, [])
+        found = self._stage_rules[id(stage)] = (rules, self._explained, index, any_op)
+        return found
 
     def _explains(self, rule: Rule) -> bool:
         explain = self.observer.explain

@@ -143,16 +143,21 @@ def clone_function_recursively(func, table: ir.SymbolTable, module) -> str:
     as Shardy's cloneFuncRecursively: each copy has `sdy.original_func_name`,
     is appended to the module after the copies of its callees and is renamed
     by `table` (`name_<k>`, one counter per table). Returns the copy's name."""
-    func = operation(func)
-    body = operation(module).regions[0].blocks[0]
-    copy = func.clone(ip=ir.InsertionPoint(body))
+    return ir.StringAttr(table.insert(_clone_at_end(func, table, operation(module).regions[0].blocks[0]))).value
+
+
+def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block) -> ir.Operation:
+    """The copy of clone_function_recursively, the last op of `body` (without listing
+    `body`'s ops: a module of N copies would be listed N times)."""
+    copy = operation(func).clone(ip=ir.InsertionPoint(body))
     copy.attributes[ORIGINAL_FUNC_NAME] = ir.StringAttr.get(original_name(func))
+    last = copy  # the op appended last: each callee's copy ends up last when made
     for call in calls_in(copy):
-        set_callee(call, clone_function_recursively(operation(table[callee_name(call)]), table, module))
-    last = operation(list(body.operations)[-1])
+        last = _clone_at_end(operation(table[callee_name(call)]), table, body)
+        set_callee(call, ir.StringAttr(table.insert(last)).value)
     if last != copy:
         copy.move_after(last)
-    return ir.StringAttr(table.insert(copy)).value
+    return copy
 
 
 def function_shardings(func, key: str, meshes: MeshTable) -> list[TensorSharding] | None:

@@ -61,7 +61,7 @@ class ExplicitReshards(ReshardPlacement):
                 owners[result] = op
             if not unreduced[0]:
                 unreduced[0] = _has_unreduced(op) or (
-                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op, callees))
+                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op, callees, self.funcs))
             return ir.WalkResult.ADVANCE
 
         func.walk(collect, ir.WalkOrder.POST_ORDER)
@@ -220,7 +220,7 @@ class ExplicitReshards(ReshardPlacement):
 
     def reshard_call(self, call, full: bool) -> None:
         callee_name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
-        callee = _lookup_func(call, callee_name)
+        callee = _lookup_func(call, callee_name, self.funcs)
         arg_shardings = [_func_arg_sharding(callee, i) for i in range(len(call.operands))]
         mesh_of = next((s for s in arg_shardings if s is not None and not self.mesh(s).is_maximal), None)
         if mesh_of is not None:
@@ -323,12 +323,12 @@ def _has_unreduced(op) -> bool:
     return any(s is not None and s.unreduced for slot in sharding_slots(op) for s in slot.read())
 
 
-def _callee_has_unreduced(call, known: dict) -> bool:
+def _callee_has_unreduced(call, known: dict, funcs: dict | None = None) -> bool:
     """Whether the callee's signature has unreduced axes (an unknown callee may);
     `known`: answers by callee name, filled here."""
     name = ir.FlatSymbolRefAttr(call.attributes[interfaces.table().callee_attr(call.name)]).value
     if name not in known:
-        callee = _lookup_func(call, name)
+        callee = _lookup_func(call, name, funcs)
         known[name] = callee is None or _has_unreduced(callee)
     return known[name]
 
@@ -349,7 +349,9 @@ def _edge_sources(op, decl, owner: ir.Value) -> list[tuple[ir.Operation, int]]:
     return out
 
 
-def _lookup_func(op, name: str):
+def _lookup_func(op, name: str, funcs: dict | None = None):
+    if funcs is not None:
+        return funcs.get(name)
     module = operation(op)
     while module.name != "builtin.module":
         module = operation(module.parent)

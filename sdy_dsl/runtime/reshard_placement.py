@@ -44,6 +44,7 @@ class ReshardPlacement:
         self._unreduced = True  # whether a sharding of the func may have unreduced axes (see run)
         self._rules: dict = {}  # structure key -> rule (see rule_of)
         self._store = ShardingStore(self._table)
+        self.funcs: dict | None = None  # the module's functions by name, when the caller knows them
 
     # ------------------------------------------------------------------ IR helpers
     def mesh(self, sharding: TensorSharding) -> Mesh:

@@ -104,8 +104,13 @@ class AxisRef:
                 and self.size(mesh) <= other.size(mesh))
 
     def overlaps(self, other: "AxisRef", mesh: Mesh) -> bool:
-        return (self.name == other.name and self.pre_size < other.next_pre_size(mesh)
-                and other.pre_size < self.next_pre_size(mesh))
+        # (A full axis overlaps every ref to its axis, as in Shardy: a size-one
+        # axis has an empty range, yet "b" overlaps "b".)
+        if self.name != other.name:
+            return False
+        if not self.is_sub_axis or not other.is_sub_axis:
+            return True
+        return self.pre_size < other.next_pre_size(mesh) and other.pre_size < self.next_pre_size(mesh)
 
     def can_coexist(self, other: "AxisRef", mesh: Mesh) -> bool:
         """Whether both can appear in one sharding (Shardy's canCoexist): sub-axes
