@@ -37,13 +37,14 @@ sdy.mesh @mesh = <["x"=2]>
 // symbol-use walk finds the calls: a block's own ops before the ops nested in
 // them. Two sources of equal size conflict and the first wins: the top-level
 // call's [{}, {"x"}], although the call inside the case comes first in the text.
-// CHECK-LABEL: func @first_call_in_symbol_use_order_wins
+// (@main: with several funcs the reference looks the main func up by name.)
+// CHECK-LABEL: func @main
 // CHECK:         %[[EDGE:.*]] = sdy.func_data_flow_edge %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>}
 // CHECK-NEXT:    stablehlo.return %[[EDGE]]
 // CHECK-LABEL: func private @callee
 // CHECK-NEXT:    sdy.func_data_flow_edge %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>}
-func.func @first_call_in_symbol_use_order_wins(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
-                                               %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
   %c = sdy.constant dense<0> : tensor<i32>
   %0 = "stablehlo.case"(%c) ({
     %1 = func.call @callee(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
