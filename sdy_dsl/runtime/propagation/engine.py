@@ -27,7 +27,7 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import DimSharding, Mesh, TensorSharding, codec
-from ..values import operation, ops_under, structure_key, tensor_type
+from ..values import operation, ops_in_symbol_use_order, ops_under, structure_key, tensor_type
 from ..sharding_store import ShardingStore
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .factor_propagation import (AGGRESSIVE, BASIC, BasicFactorPropagation, Direction,
@@ -601,7 +601,10 @@ class PropagationEngine:
         self._calls: dict[str, list] = {}
         table = self.table
 
-        for op in self._func_ops:
+        # A callee's calls in the order the reference's SymbolUserMap lists
+        # them (not program order): the order of a func argument edge's sources
+        # and of the notifications a returned value sends to the call sites.
+        for op in (op for func in self.funcs for op in ops_in_symbol_use_order(func)):
             attr = table.callee_attr(op.name)
             if attr is not None and attr in op.attributes:
                 callee = ir.FlatSymbolRefAttr(op.attributes[attr]).value
