@@ -66,6 +66,23 @@ def ops_under(root) -> list[ir.Operation]:
     return ops
 
 
+def ops_in_symbol_use_order(root) -> list[ir.Operation]:
+    """The ops under ROOT (not ROOT itself) in the order MLIR's symbol-use walk
+    (`SymbolTable::getSymbolUses`, hence `SymbolUserMap::getUsers`) visits them:
+    a stack of regions, each region's ops in order, an op's regions pushed after
+    it is visited; so a block's own ops come before the ops nested in them, and
+    the last region pushed is walked first."""
+    found: list[ir.Operation] = []
+    regions = list(operation(root).regions)
+    while regions:
+        for block in regions.pop().blocks:
+            for op in block.operations:
+                op = operation(op)
+                found.append(op)
+                regions.extend(op.regions)
+    return found
+
+
 def ops_named(root, names, pre_order: bool = True) -> list[ir.Operation]:
     """The ops under ROOT (not ROOT itself) named in NAMES, in pre-order (or post-order).
 

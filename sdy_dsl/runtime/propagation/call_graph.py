@@ -1,11 +1,14 @@
 """The module's funcs and calls as the propagation engine sees them: which
 func a call calls, which calls call a func (the func data-flow edges of
-rules/interfaces.yaml join them), built once from the ops the engine walked.
+rules/interfaces.yaml join them), built once per engine, calls in the order
+MLIR's SymbolUserMap lists them.
 The call-graph passes' own graph, in MLIR's CallGraph order, is
 sdy_dsl/runtime/call_graph.py."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
+
+from ..values import ops_in_symbol_use_order
 
 
 def func_name(func: ir.Operation) -> str:
@@ -16,12 +19,15 @@ class CallGraph:
     """Funcs by name and the call ops of each callee (by the interfaces'
     `callee` attribute of call-like ops)."""
 
-    def __init__(self, funcs: list[ir.Operation], func_ops: list[ir.Operation], table):
+    def __init__(self, funcs: list[ir.Operation], table):
         self.table = table
         self.funcs = funcs
         self.funcs_by_name = {func_name(f): f for f in funcs}
         self._calls: dict[str, list] = {}
-        for op in func_ops:
+        # A callee's calls in the order the reference's SymbolUserMap lists
+        # them (not program order): the order of a func argument edge's sources
+        # and of the notifications a returned value sends to the call sites.
+        for op in (op for func in funcs for op in ops_in_symbol_use_order(func)):
             attr = table.callee_attr(op.name)
             if attr is not None and attr in op.attributes:
                 callee = ir.FlatSymbolRefAttr(op.attributes[attr]).value

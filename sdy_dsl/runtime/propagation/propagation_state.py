@@ -97,7 +97,7 @@ class PropagationState:
         self._with_rule_attr = [op for op in self._module_ops if SHARDING_RULE_ATTR in op.attributes]
         self.groups = ShardingGroupMap(self._module_ops)
         self.group_of = self.groups.group_of  # (read on every update)
-        self.calls = CallGraph(self.funcs, self._func_ops, self.table)
+        self.calls = CallGraph(self.funcs, self.table)
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 

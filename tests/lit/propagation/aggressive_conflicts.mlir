@@ -28,3 +28,36 @@ func.func @unreduced_axes_are_not_taken(%arg0: tensor<8x16xf32> {sdy.sharding = 
   %1 = stablehlo.negate %0 : tensor<8x8xf32>
   return %1 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2]>
+
+// A func argument's edge has one source per call, listed in the order MLIR's
+// symbol-use walk finds the calls: a block's own ops before the ops nested in
+// them. Two sources of equal size conflict and the first wins: the top-level
+// call's [{}, {"x"}], although the call inside the case comes first in the text.
+// (@main: with several funcs the reference looks the main func up by name.)
+// CHECK-LABEL: func @main
+// CHECK:         %[[EDGE:.*]] = sdy.func_data_flow_edge %{{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>}
+// CHECK-NEXT:    stablehlo.return %[[EDGE]]
+// CHECK-LABEL: func private @callee
+// CHECK-NEXT:    sdy.func_data_flow_edge %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>}
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+                %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %c = sdy.constant dense<0> : tensor<i32>
+  %0 = "stablehlo.case"(%c) ({
+    %1 = func.call @callee(%arg0) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+    %2 = sdy.func_data_flow_edge %1 : tensor<8x8xf32>
+    stablehlo.return %2 : tensor<8x8xf32>
+  }) : (tensor<i32>) -> tensor<8x8xf32>
+  %3 = func.call @callee(%arg1) : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  %4 = sdy.func_data_flow_edge %3 : tensor<8x8xf32>
+  return %0, %4 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+func.func private @callee(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.func_data_flow_edge %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.negate %0 : tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
