@@ -301,7 +301,10 @@ class PipelineRunner:
         """`canonicalize{enable-patterns={L,...}}`: the rule pass `canonicalize-L`
         of each sdy label L (the sdy patterns as rules), then MLIR's canonicalize
         (folding, dead code, region simplification) with only the other labels,
-        so that none of jaxlib's C++ sdy patterns runs."""
+        so that none of jaxlib's C++ sdy patterns runs. That MLIR canonicalize
+        also runs first: MLIR's greedy driver hoists every constant to the front
+        of its block (reversing the order of non-adjacent ones) before it erases
+        any dead op, and the rule pass's own greedy driver erases dead ops."""
         value = step.options["enable-patterns"]
         labels = [str(v).strip() for v in value] if isinstance(value, (list, tuple)) else \
             [v.strip() for v in str(value).strip("{}").split(",") if v.strip()]
@@ -319,8 +322,8 @@ class PipelineRunner:
         # A label no pattern has: MLIR then applies none of its patterns.
         rest = Step(step.name, {k: v for k, v in step.options.items() if k != "enable-patterns"},
                     step.nested_in, step.loc, step.typed)
-        plan.append(self._plan_mlir(rest, {"enable-patterns": "{" + (",".join(others) or "sdy-dsl-none") + "}"}))
-        return plan
+        mlir = self._plan_mlir(rest, {"enable-patterns": "{" + (",".join(others) or "sdy-dsl-none") + "}"})
+        return [mlir, *plan, mlir] if plan else [mlir]
 
     def _missing_in_pipeline(self, name: str, pipeline: Pipeline) -> SdyDslError:
         """A named pipeline some of whose passes sdy-dsl lacks: all of them, in order. A name

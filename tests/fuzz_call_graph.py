@@ -16,6 +16,9 @@ A pass or pipeline sdy-dsl does not have yet ("not implemented by sdy-dsl
 yet") is counted as `not-implemented`, not as a mismatch: as the call-graph
 passes land, the same seeds start comparing them. Inputs the reference
 rejects are `invalid`, a pass the reference fails or crashes on is `skip`.
+A `ref-error-only` (or skip) of sdy-import-func-calls alone on a callee called
+more than once with some argument unsharded is the reference defect described
+in fuzz_call_graph_import.py (test_call_graph_passes pins sdy-dsl's answer).
 Not a pytest module (no `test_` prefix).
 """
 from __future__ import annotations

@@ -96,3 +96,35 @@ def test_call_graph_module_through_dedup_propagation_pipeline(path):
     # import-func-calls variant rejects).
     assert_pipeline_matches_reference(
         path, "builtin.module(sdy-propagation-pipeline{dedup-functions-fully=true})")
+
+
+# A callee called twice with one argument sharded and one not (fuzz_call_graph
+# seed 5151, module 515115523, reduced). For the second call the reference
+# fills the missing in_sharding from the callee body the first call already
+# moved away (see fuzz_call_graph_import's docstring) and crashes or fails to
+# verify; with the missing sharding written out as the fully open one it
+# would fill, it takes no such path. sdy-dsl gives that output for both.
+TWICE_CALLED = """sdy.mesh @mesh = <["x"=8]>
+func.func @main(%arg0: tensor<16x2xi4>) -> tensor<16x2xi4> {
+  %0 = func.call @f(%arg0, %arg0) : (tensor<16x2xi4>, tensor<16x2xi4>) -> tensor<16x2xi4>
+  %1 = func.call @f(%0, %arg0) : (tensor<16x2xi4>, tensor<16x2xi4>) -> tensor<16x2xi4>
+  return %1 : tensor<16x2xi4>
+}
+func.func private @f(%arg0: tensor<16x2xi4> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>},
+                     %arg1: tensor<16x2xi4>ARG1) -> tensor<16x2xi4> {
+  %0 = stablehlo.add %arg0, %arg1 : tensor<16x2xi4>
+  return %0 : tensor<16x2xi4>
+}
+"""
+
+
+def test_second_call_fills_a_missing_callee_arg_sharding_from_the_callee_type(tmp_path):
+    spelled_out = TWICE_CALLED.replace("ARG1", " {sdy.sharding = #sdy.sharding<@mesh, [{?}, {?}]>}")
+    ok, expected = run_reference(spelled_out, "builtin.module(sdy-import-func-calls)")
+    assert ok and "in_shardings=[<@mesh, [{}, {\"x\"}]>, <@mesh, [{?}, {?}]>]" in expected
+    for text in (TWICE_CALLED.replace("ARG1", ""), spelled_out):
+        path = tmp_path / "in.mlir"
+        path.write_text(text)
+        rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-import-func-calls"])
+        assert rc == 0, err
+        assert out == expected

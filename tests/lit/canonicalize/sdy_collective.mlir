@@ -102,3 +102,44 @@ func.func @reshards_untouched(%arg0 : tensor<16x8xf32> {sdy.sharding = #sdy.shar
   %1 = sdy.reshard %0 <@mesh, [{"z"}, {}]> : tensor<16x8xf32>
   return %1 : tensor<16x8xf32>
 }
+
+// MLIR's folder hoists each constant to the front of its block before any
+// dead op goes: two constants a dead op separated end up in reverse order.
+// CHECK-LABEL: func @dead_op_between_constants
+func.func @dead_op_between_constants() -> (tensor<4x8xi32>, tensor<4x8xi32>) {
+  // CHECK-NEXT: %[[C3:.*]] = stablehlo.constant dense<3>
+  // CHECK-NEXT: %[[C2:.*]] = stablehlo.constant dense<2>
+  // CHECK-NEXT: return %[[C2]], %[[C3]]
+  %c = stablehlo.constant dense<1> : tensor<4x8xi32>
+  %0 = sdy.reshard %c <@mesh, [{"x"}, {}]> : tensor<4x8xi32>
+  %c_0 = stablehlo.constant dense<2> : tensor<4x8xi32>
+  %c_1 = stablehlo.constant dense<3> : tensor<4x8xi32>
+  return %c_0, %c_1 : tensor<4x8xi32>, tensor<4x8xi32>
+}
+
+// A dead constant still unifies with an equal one hoisted out of a nested
+// region, before it would be erased: it keeps its place after the hoisted ones.
+// CHECK-LABEL: func @dead_constant_before_nested_ones
+func.func @dead_constant_before_nested_ones(%arg0: tensor<8xi32>) -> tensor<8xi32> {
+  // CHECK-NEXT: sdy.named_computation
+  // CHECK-NEXT:   %[[T:.*]] = stablehlo.constant dense<true>
+  // CHECK-NEXT:   %[[Z:.*]] = stablehlo.constant dense<0>
+  // CHECK-NEXT:   stablehlo.while
+  // CHECK-NEXT:   cond
+  // CHECK-NEXT:     stablehlo.return %[[T]]
+  // CHECK-NEXT:   } do {
+  // CHECK-NEXT:     stablehlo.return %[[Z]]
+  %0 = sdy.named_computation<"foo">(%arg0) (%arg1: tensor<8xi32>) {
+    %c = stablehlo.constant dense<0> : tensor<8xi32>
+    %1 = stablehlo.while(%iterArg = %arg1) : tensor<8xi32>
+    cond {
+      %c_0 = stablehlo.constant dense<true> : tensor<i1>
+      stablehlo.return %c_0 : tensor<i1>
+    } do {
+      %c_0 = stablehlo.constant dense<0> : tensor<8xi32>
+      stablehlo.return %c_0 : tensor<8xi32>
+    }
+    sdy.return %1 : tensor<8xi32>
+  } : (tensor<8xi32>) -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
