@@ -101,8 +101,12 @@ class RewriteDriver(PropagationState):
 
         op.walk(visit, ir.WalkOrder.POST_ORDER)
         erased = set(nested)
+        # MLIR erases nested ops one at a time (post-order), so a value used only
+        # by ops erased so far is down to its last use when the next one goes.
+        gone: set = set()
         for inner in nested:
-            self._push_operand_definers(inner, worklist, erased)
+            self._push_operand_definers(inner, worklist, erased, gone)
+            gone.add(inner)
         for inner in nested:
             node = self._nodes.get(inner)
             if node is not None:
@@ -117,7 +121,7 @@ class RewriteDriver(PropagationState):
             for node in self._nodes.values():
                 node.clean, node.watched, node.values = None, False, None
 
-    def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased) -> None:
+    def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased, gone) -> None:
         for operand in op.operands:
             if not isinstance(operand, ir.OpResult) or operand.owner.operation in erased:
                 continue
@@ -125,7 +129,7 @@ class RewriteDriver(PropagationState):
             more = False
             for use in operand.uses:
                 user = use.owner.operation
-                if user == op or (other_user is not None and user == other_user):
+                if user == op or user in gone or (other_user is not None and user == other_user):
                     continue
                 if other_user is None:
                     other_user = user
