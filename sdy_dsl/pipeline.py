@@ -394,10 +394,7 @@ class PipelineRunner:
                 except OSError as e:
                     raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
         if not self._verified and self.plan:
-            try:
-                module_op.verify()
-            except ir.MLIRError as e:
-                raise PipelineVerificationError(self.plan[-1][1].name, e) from None
+            verify_or_raise(module_op, self.plan[-1][1].name, after_last_pass=True)
             self._verified = True
 
     def module_text(self, module: ir.Module) -> str:
@@ -482,12 +479,12 @@ def check_manual_computations_canonicalizable(module_op) -> None:
         raise PassFailure("sdy.manual_computation with a manual axis outside its mesh")
 
 
-def verify_or_raise(module_op, pass_name: str) -> None:
-    """Like MLIR's pass manager: verify the IR after each pass."""
+def verify_or_raise(module_op, pass_name: str, after_last_pass: bool = False) -> None:
+    """Verify the IR after PASS_NAME; AFTER_LAST_PASS: the passes were not verified one by one."""
     try:
         module_op.verify()
     except ir.MLIRError as e:
-        raise PassVerificationError(pass_name, e) from None
+        raise (PipelineVerificationError if after_last_pass else PassVerificationError)(pass_name, e) from None
 
 
 class PassVerificationError(SdyDslError):
