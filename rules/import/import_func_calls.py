@@ -1,23 +1,27 @@
 """Hooks of sdy-import-func-calls: calls into named computations.
 
-Shares `recursive_callee` with sdy-flatten-call-graph and `add_data_flow_edge`
-with sdy-add-data-flow-edges (their built-in hook modules).
+Shares `call_graph_of` / `reject_recursive_calls` with sdy-flatten-call-graph
+and `add_data_flow_edge` with sdy-add-data-flow-edges (their built-in hook
+modules). Each stage is one hook over the module: the graph is built once,
+and the per-call work reads attributes, not decoded shardings, where it can.
 """
 from __future__ import annotations
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
 
 from sdy_dsl.diagnostics import emit_error, emit_warning
 from sdy_dsl.hooks import hook, load_hook_module
+from sdy_dsl.interp.builtins import is_static_shaped
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.resources import builtin_rules_dir
-from sdy_dsl.runtime import call_graph
-from sdy_dsl.runtime.call_graph import CallGraph
+from sdy_dsl.runtime import call_graph, interfaces
 from sdy_dsl.runtime.op_schema import attribute_names
 from sdy_dsl.runtime.sharding import codec
-from sdy_dsl.runtime.values import SHARDING_ATTR, operation
+from sdy_dsl.runtime.values import SHARDING_ATTR, operation, ops_named
 
-recursive_callee = load_hook_module(builtin_rules_dir() / "import" / "flatten_call_graph.py").recursive_callee
+_flatten = load_hook_module(builtin_rules_dir() / "import" / "flatten_call_graph.py")
+call_graph_of, reject_recursive_calls = _flatten.call_graph_of, _flatten.reject_recursive_calls
 add_data_flow_edge = load_hook_module(builtin_rules_dir() / "import" / "add_data_flow_edges.py").add_data_flow_edge
 
 NAMED_COMPUTATION = "sdy.named_computation"
@@ -26,10 +30,13 @@ EXECUTION_THREAD = "execution_thread"
 
 
 class _Imported:
-    """Per run: the named computation that took each callee's body (by callee name)."""
+    """Per run: the named computation that took each callee's body (by callee
+    name), and each callee signature's in-shardings attribute."""
 
     def __init__(self):
         self.first: dict[str, ir.Operation] = {}
+        self.callees: dict[str, ir.Operation] = {}
+        self.in_shardings: dict[tuple, ir.Attribute | None] = {}
         self.warned = False
 
 
@@ -38,46 +45,66 @@ def _imported(ctx: RewriteContext) -> _Imported:
 
 
 @hook
-def body_was_imported(ctx: RewriteContext, name: str) -> bool:
-    """Whether the body of function `name` moved into a named computation."""
-    return name in _imported(ctx).first
+def import_calls_callees_first(ctx: RewriteContext) -> None:
+    """Every call (callees' calls first) becomes a named computation."""
+    graph = call_graph_of(ctx)
+    table = ir.SymbolTable(ctx.module)
+    for func in graph.post_order():
+        for call, name in graph.call_sites(func):
+            _import_call(ctx, call, name, operation(table[name]))
+    ctx.mark_changed()
 
 
 @hook
-def import_calls_callees_first(ctx: RewriteContext) -> None:
-    """Every call (callees' calls first) becomes a named computation."""
-    graph = CallGraph(ctx.module)
-    table = ir.SymbolTable(ctx.module)
-    for func in graph.post_order():
-        for call in graph.calls_of(func):
-            _import_call(ctx, call, operation(table[call_graph.callee_name(call)]))
+def erase_imported_callees(ctx: RewriteContext) -> None:
+    """Each function whose body moved into a named computation is erased."""
+    for callee in _imported(ctx).callees.values():
+        callee.erase()
 
 
-def _import_call(ctx: RewriteContext, call: ir.Operation, callee: ir.Operation) -> None:
+def _in_shardings(ctx: RewriteContext, callee: ir.Operation) -> ir.Attribute | None:
+    """The callee's argument shardings as a per-value attribute (None if it has none),
+    once per distinct signature and argument attributes."""
     state = _imported(ctx)
-    name = call_graph.callee_name(call)
+    attrs = callee.attributes
+    key = (attrs["function_type"], attrs["arg_attrs"] if "arg_attrs" in attrs else None)
+    try:
+        return state.in_shardings[key]
+    except KeyError:
+        shardings = call_graph.function_shardings(callee, "arg_attrs", ctx.meshes())
+        found = state.in_shardings[key] = (codec.sharding_per_value_attr(shardings)
+                                           if shardings is not None else None)
+        return found
+
+
+def _import_call(ctx: RewriteContext, call: ir.Operation, name: str, callee: ir.Operation) -> None:
+    state = _imported(ctx)
     first = state.first.get(name)
     if first is None and not call_graph.has_body(callee):
         emit_error(call, f"'{NAMED_COMPUTATION}' op region #0 ('body') failed to verify constraint: "
                          f"region with 1 blocks")
     inherent = attribute_names(call.name) or frozenset()
-    attributes = {key: call.attributes[key] for key in call.attributes
-                  if key not in inherent and key != SHARDING_ATTR}
+    call_attrs = call.attributes
+    attributes = {key: value for key, value in call_attrs.items() if key not in inherent and key != SHARDING_ATTR}
     attributes["name"] = ir.StringAttr.get(call_graph.original_name(callee))
-    in_shardings = call_graph.function_shardings(callee, "arg_attrs", ctx.meshes())
+    in_shardings = _in_shardings(ctx, callee)
     if in_shardings is not None:
-        attributes["in_shardings"] = codec.sharding_per_value_attr(in_shardings)
-    if SHARDING_ATTR in call.attributes:
-        attributes["out_shardings"] = call.attributes[SHARDING_ATTR]
+        attributes["in_shardings"] = in_shardings
+    if SHARDING_ATTR in call_attrs:
+        attributes["out_shardings"] = call_attrs[SHARDING_ATTR]
     if EXECUTION_THREAD in callee.attributes:
         attributes[EXECUTION_THREAD] = callee.attributes[EXECUTION_THREAD]
-    named = ctx.create_op(NAMED_COMPUTATION, [r.type for r in call.results], list(call.operands),
-                          attributes, regions=1, before=call, loc=call.location)
+    results = list(call.results)
+    with ir.InsertionPoint(call):
+        named = ir.Operation.create(NAMED_COMPUTATION, results=[r.type for r in results],
+                                    operands=list(call.operands), attributes=attributes, regions=1,
+                                    loc=call.location)
     if first is None:
         for block in list(callee.regions[0].blocks):
             block.append_to(named.regions[0])
         _returns_to_sdy_returns(named)
         state.first[name] = named
+        state.callees[name] = callee
     else:
         if not state.warned:
             state.warned = True
@@ -87,13 +114,46 @@ def _import_call(ctx: RewriteContext, call: ir.Operation, callee: ir.Operation) 
         for block in list(copy.regions[0].blocks):
             block.append_to(named.regions[0])
         copy.erase()  # now empty and unused
-    ctx.replace_op(call, list(named.results))
+    for old, new in zip(results, named.results):
+        old.replace_all_uses_with(new)
+    call.erase()
 
 
 def _returns_to_sdy_returns(named: ir.Operation) -> None:
     """The terminator of each block of `named` becomes an `sdy.return` of the same values."""
     for block in named.regions[0].blocks:
-        terminator = operation(list(block.operations)[-1])
+        ops = block.operations
+        terminator = operation(ops[len(ops) - 1])
         with ir.InsertionPoint(terminator):
             ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location)
         terminator.erase()
+
+
+@hook
+def add_edges_to_named_computations(ctx: RewriteContext) -> None:
+    """With `add-data-flow-edges-on-named-computations`, every named computation
+    gets data-flow edges as sdy-add-data-flow-edges would give it: on each owner
+    with a static shape, its result's or block argument's sharding."""
+    if not ctx.options["add-data-flow-edges-on-named-computations"]:
+        return
+    table = interfaces.table()
+    in_attr = table.of(NAMED_COMPUTATION).block_args.attr
+    out_attr = table.result_slot(NAMED_COMPUTATION).attr
+    static: dict[ir.Type, bool] = {}
+
+    def owners(values) -> list[tuple[int, ir.Value]]:
+        found = []
+        for i, value in enumerate(values):
+            t = value.type
+            if t not in static:
+                static[t] = is_static_shaped(value)
+            if static[t]:
+                found.append((i, value))
+        return found
+
+    for named in ops_named(ctx.module, [NAMED_COMPUTATION]):
+        attrs = named.attributes
+        for slot, values in ((out_attr, named.results), (in_attr, named.regions[0].blocks[0].arguments)):
+            shardings = sdy.TensorShardingPerValueAttr(attrs[slot]).shardings if slot in attrs else None
+            for i, value in reversed(owners(values)):
+                add_data_flow_edge(ctx, value, shardings[i] if shardings is not None else None)

@@ -13,9 +13,12 @@ or its reverse ("pre-order": callers first).
 """
 from __future__ import annotations
 
+import functools
+
 from jaxlib.mlir import ir
 
 from . import interfaces
+from . import rewrite as mlir_rewrite
 from .sharding import TensorSharding, codec
 from .values import SHARDING_ATTR, MeshTable, operation, ops_named, rank_of
 
@@ -24,7 +27,12 @@ ORIGINAL_FUNC_NAME = "sdy.original_func_name"
 
 def call_op_names() -> list[str]:
     """The op names declared as calls (`call:` in rules/interfaces.yaml)."""
-    return sorted(name for name, decl in interfaces.table().ops.items() if decl.callee_attr)
+    return list(_call_op_names(interfaces.table()))
+
+
+@functools.lru_cache(maxsize=8)
+def _call_op_names(table) -> tuple[str, ...]:
+    return tuple(sorted(name for name, decl in table.ops.items() if decl.callee_attr))
 
 
 def callee_attr(call) -> str:
@@ -76,62 +84,108 @@ def original_name(func) -> str:
 
 
 class CallGraph:
-    """The call graph of a module when it is built (later changes are not seen)."""
+    """The call graph of a module when it is built (later changes are not seen).
+
+    Functions are keyed by name and calls kept with their callee's name: an
+    op's hash is of its contents, which change as a pass rewrites them."""
 
     def __init__(self, module):
         self.module = operation(module)
         self.symbols = symbols(self.module)
-        self.nodes = [op for op in self.symbols.values() if is_function(op) and has_body(op)]
-        self._calls = {_name(op): calls_in(op) for op in self.nodes}
+        self._node_names = [name for name, op in self.symbols.items() if is_function(op) and has_body(op)]
+        self.nodes = [self.symbols[name] for name in self._node_names]
+        self._sites = self._collect_call_sites()
         self._search: tuple[list, list] | None = None
+
+    def _collect_call_sites(self) -> dict[str, list[tuple[ir.Operation, str]]]:
+        """(call, callee name) in each function, in program order, from one walk
+        of the module (MLIR's walk visits a function after the ops nested in it)."""
+        sites: dict[str, list[tuple[ir.Operation, str]]] = {}
+        call_names = set(_call_op_names(interfaces.table()))
+        nodes = set(self._node_names)
+        pending: list[tuple[ir.Operation, str]] = []
+
+        def visit(op, _rewriter):
+            nonlocal pending
+            op = operation(op)
+            if op.name in call_names:
+                pending.append((op, callee_name(op)))
+                return True
+            attrs = op.attributes
+            name = ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else None
+            if name in nodes and self.symbols[name] == op:
+                sites[name] = pending
+            pending = []  # (else the calls of a top-level op that is not a function with a body)
+            return True  # no change
+
+        top_level = {operation(op).name for op in self.module.regions[0].blocks[0].operations}
+        patterns = mlir_rewrite.RewritePatternSet(self.module.context)
+        for name in sorted(call_names | top_level):
+            patterns.add(name, visit, benefit=1)
+        mlir_rewrite.walk_and_apply_patterns(self.module, patterns.freeze())
+        return sites
+
+    def call_sites(self, func) -> list[tuple[ir.Operation, str]]:
+        """(call, callee name) of each call in `func`, in program order."""
+        return self._sites.get(_name(func), [])
+
+    def calls_of(self, func) -> list[ir.Operation]:
+        return [call for call, _ in self.call_sites(func)]
 
     def callee(self, call) -> ir.Operation | None:
         """The function with a body that `call` calls, or None."""
-        func = self.symbols.get(callee_name(call))
-        return func if func is not None and is_function(func) and has_body(func) else None
+        return self._node(callee_name(call))
 
-    def calls_of(self, func) -> list[ir.Operation]:
-        return self._calls.get(_name(func), [])
+    def _node(self, name: str) -> ir.Operation | None:
+        return self.symbols[name] if name in self._sites else None
 
     def post_order(self) -> list[ir.Operation]:
         """Functions with a body, callees before callers (LLVM's post-order
         from the external node: each function reached first from the
         earliest function in module order, then in call order)."""
-        return list(self._depth_first()[0])
+        return [self.symbols[name] for name in self._depth_first()[0]]
 
     def pre_order(self) -> list[ir.Operation]:
         """Functions with a body, callers before callees (the reverse post-order)."""
-        return list(reversed(self._depth_first()[0]))
+        return list(reversed(self.post_order()))
+
+    def recursive_call_sites(self) -> list[tuple[ir.Operation, str]]:
+        """The calls (with their callee's name) that close a cycle (a function
+        reaching itself again): the back edges of that depth-first search, in
+        program order."""
+        back_edges = {id(site) for site in self._depth_first()[1]}
+        if not back_edges:
+            return []
+        return [site for name in self._node_names for site in self._sites.get(name, ()) if id(site) in back_edges]
 
     def recursive_calls(self) -> list[ir.Operation]:
-        """The calls that close a cycle (a function reaching itself again):
-        the back edges of that depth-first search."""
-        return list(self._depth_first()[1])
+        return [call for call, _ in self.recursive_call_sites()]
 
     def _depth_first(self) -> tuple[list, list]:
-        """(functions in post-order, calls to a function still on the search path)."""
+        """(names of the functions in post-order, call sites to a function still on the search path)."""
         if self._search is not None:
             return self._search
         order, back_edges = [], []
+        sites = self._sites
         state: dict[str, str] = {}  # function name -> "active" while on the path, then "done"
-        for root in self.nodes:
-            if _name(root) in state:
+        for root in self._node_names:
+            if root in state:
                 continue
-            state[_name(root)] = "active"
-            stack = [(root, iter(self.calls_of(root)))]
+            state[root] = "active"
+            stack = [(root, iter(sites.get(root, ())))]
             while stack:
                 func, calls = stack[-1]
-                for call in calls:
-                    callee = self.callee(call)
-                    mark = None if callee is None else state.get(_name(callee), "new")
+                for site in calls:
+                    callee = site[1]
+                    mark = state.get(callee, "new") if callee in sites else None
                     if mark == "active":
-                        back_edges.append(call)
+                        back_edges.append(site)
                     elif mark == "new":
-                        state[_name(callee)] = "active"
-                        stack.append((callee, iter(self.calls_of(callee))))
+                        state[callee] = "active"
+                        stack.append((callee, iter(sites[callee])))
                         break
                 else:
-                    state[_name(func)] = "done"
+                    state[func] = "done"
                     order.append(func)
                     stack.pop()
         self._search = (order, back_edges)
