@@ -1,8 +1,7 @@
 """Hooks of sdy-unflatten-call-graph: the function each call's computation key picks.
 
 Stage hooks over the module's calls and functions: each function's key is
-computed once, from attributes (a signature's shardings are read once per
-distinct `arg_attrs` / `res_attrs` and function type).
+computed once, its shardings as a small id (call_graph.SignatureShardings).
 """
 from __future__ import annotations
 
@@ -20,10 +19,8 @@ class _Keys:
     """The computation key of each function (by name), with and without its shardings."""
 
     def __init__(self, meshes: MeshTable):
-        self.meshes = meshes
+        self.signatures = call_graph.SignatureShardings(meshes)
         self.by_name: dict[str, tuple] = {}
-        self.signatures: dict[tuple, int] = {}  # (attrs key, attribute, function type) -> shardings' id
-        self.ids: dict[tuple | None, int] = {}  # shardings (None: none) -> a small id, hashed once
 
     def key(self, func: ir.Operation, name: str, with_shardings: bool) -> tuple:
         full = self.by_name.get(name)
@@ -31,20 +28,8 @@ class _Keys:
             attrs = func.attributes
             manual_axes = attrs[cg.FUNC_MANUAL_AXES] if cg.FUNC_MANUAL_AXES in attrs else None
             full = self.by_name[name] = (call_graph.original_name(func), manual_axes,
-                                         self._shardings(func, "arg_attrs"), self._shardings(func, "res_attrs"))
+                                         self.signatures.ident(func, "arg_attrs"), self.signatures.ident(func, "res_attrs"))
         return full if with_shardings else full[:2]
-
-    def _shardings(self, func: ir.Operation, key: str) -> int:
-        """The id of the function's argument or result shardings."""
-        attrs = func.attributes
-        signature = (key, attrs[key] if key in attrs else None, attrs["function_type"])
-        try:
-            return self.signatures[signature]
-        except KeyError:
-            shardings = call_graph.function_shardings(func, key, self.meshes)
-            found = self.signatures[signature] = self.ids.setdefault(
-                tuple(shardings) if shardings is not None else None, len(self.ids))
-            return found
 
 
 def _callee(funcs: cg.FuncTable, call: ir.Operation) -> tuple[ir.Operation, str]:

@@ -17,7 +17,6 @@ from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.resources import builtin_rules_dir
 from sdy_dsl.runtime import call_graph, interfaces
 from sdy_dsl.runtime.op_schema import attribute_names
-from sdy_dsl.runtime.sharding import codec
 from sdy_dsl.runtime.values import SHARDING_ATTR, operation, ops_named
 
 _flatten = load_hook_module(builtin_rules_dir() / "import" / "flatten_call_graph.py")
@@ -30,13 +29,11 @@ EXECUTION_THREAD = "execution_thread"
 
 
 class _Imported:
-    """Per run: the named computation that took each callee's body (by callee
-    name), and each callee signature's in-shardings attribute."""
+    """Per run: the named computation that took each callee's body (by callee name)."""
 
     def __init__(self):
         self.first: dict[str, ir.Operation] = {}
         self.callees: dict[str, ir.Operation] = {}
-        self.in_shardings: dict[tuple, ir.Attribute | None] = {}
         self.warned = False
 
 
@@ -62,21 +59,6 @@ def erase_imported_callees(ctx: RewriteContext) -> None:
         callee.erase()
 
 
-def _in_shardings(ctx: RewriteContext, callee: ir.Operation) -> ir.Attribute | None:
-    """The callee's argument shardings as a per-value attribute (None if it has none),
-    once per distinct signature and argument attributes."""
-    state = _imported(ctx)
-    attrs = callee.attributes
-    key = (attrs["function_type"], attrs["arg_attrs"] if "arg_attrs" in attrs else None)
-    try:
-        return state.in_shardings[key]
-    except KeyError:
-        shardings = call_graph.function_shardings(callee, "arg_attrs", ctx.meshes())
-        found = state.in_shardings[key] = (codec.sharding_per_value_attr(shardings)
-                                           if shardings is not None else None)
-        return found
-
-
 def _import_call(ctx: RewriteContext, call: ir.Operation, name: str, callee: ir.Operation) -> None:
     state = _imported(ctx)
     first = state.first.get(name)
@@ -87,7 +69,8 @@ def _import_call(ctx: RewriteContext, call: ir.Operation, name: str, callee: ir.
     call_attrs = call.attributes
     attributes = {key: value for key, value in call_attrs.items() if key not in inherent and key != SHARDING_ATTR}
     attributes["name"] = ir.StringAttr.get(call_graph.original_name(callee))
-    in_shardings = _in_shardings(ctx, callee)
+    in_shardings = ctx.run_state("signatures", lambda: call_graph.SignatureShardings(ctx.meshes())).attribute(
+        callee, "arg_attrs")
     if in_shardings is not None:
         attributes["in_shardings"] = in_shardings
     if SHARDING_ATTR in call_attrs:

@@ -235,3 +235,38 @@ def function_shardings(func, key: str, meshes: MeshTable) -> list[TensorSharding
             TensorSharding.replicated_like(first.mesh_name, rank_of(t), is_closed=False,
                                            inline_mesh=first.inline_mesh)
             for s, t in zip(given, types)]
+
+
+class SignatureShardings:
+    """function_shardings (and its per-value attribute) of many functions,
+    worked out once per distinct `arg_attrs` / `res_attrs` and function type
+    (attributes are uniqued: functions with equal ones share the answer)."""
+
+    def __init__(self, meshes: MeshTable):
+        self.meshes = meshes
+        self._found: dict[tuple, tuple] = {}  # (key, attrs, function type) -> (shardings, attribute, id)
+        self._ids: dict[tuple | None, int] = {}  # shardings -> a small id (hashed once per signature)
+
+    def _lookup(self, func, key: str) -> tuple:
+        attrs = operation(func).attributes
+        signature = (key, attrs[key] if key in attrs else None, attrs["function_type"])
+        found = self._found.get(signature)
+        if found is None:
+            shardings = function_shardings(func, key, self.meshes)
+            shardings = tuple(shardings) if shardings is not None else None
+            found = self._found[signature] = (
+                shardings, codec.sharding_per_value_attr(shardings) if shardings is not None else None,
+                self._ids.setdefault(shardings, len(self._ids)))
+        return found
+
+    def shardings(self, func, key: str) -> tuple[TensorSharding, ...] | None:
+        """function_shardings(func, key, meshes), as a tuple."""
+        return self._lookup(func, key)[0]
+
+    def attribute(self, func, key: str) -> ir.Attribute | None:
+        """Those shardings as a per-value attribute (None when there are none)."""
+        return self._lookup(func, key)[1]
+
+    def ident(self, func, key: str) -> int:
+        """A small number, equal for equal shardings (None included)."""
+        return self._lookup(func, key)[2]
