@@ -91,37 +91,51 @@ class CallGraph:
 
     def __init__(self, module):
         self.module = operation(module)
-        self.symbols = symbols(self.module)
-        self._node_names = [name for name, op in self.symbols.items() if is_function(op) and has_body(op)]
+        self._top = [operation(op) for op in self.module.regions[0].blocks[0].operations]
+        self.symbols: dict[str, ir.Operation] = {}  # as symbols(module)
+        self._node_of: list[str | None] = []  # per top-level op: its name if it is a function with a body
+        for op in self._top:
+            attrs = op.attributes
+            name = ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else None
+            first = name is not None and name not in self.symbols
+            if first:
+                self.symbols[name] = op
+            self._node_of.append(name if first and "function_type" in attrs and has_body(op) else None)
+        self._node_names = [name for name in self._node_of if name is not None]
         self.nodes = [self.symbols[name] for name in self._node_names]
         self._sites = self._collect_call_sites()
         self._search: tuple[list, list] | None = None
 
     def _collect_call_sites(self) -> dict[str, list[tuple[ir.Operation, str]]]:
         """(call, callee name) in each function, in program order, from one walk
-        of the module (MLIR's walk visits a function after the ops nested in it)."""
+        of the module: MLIR's walk visits the top-level ops in order, each after
+        the ops nested in it."""
         sites: dict[str, list[tuple[ir.Operation, str]]] = {}
-        call_names = set(_call_op_names(interfaces.table()))
-        nodes = set(self._node_names)
+        table = interfaces.table()
+        callee_attrs = {name: table.callee_attr(name) for name in _call_op_names(table)}
+        top, node_of = self._top, self._node_of
         pending: list[tuple[ir.Operation, str]] = []
+        next_top = 0
 
-        def visit(op, _rewriter):
-            nonlocal pending
+        def visit_call(op, _rewriter):
             op = operation(op)
-            if op.name in call_names:
-                pending.append((op, callee_name(op)))
-                return True
-            attrs = op.attributes
-            name = ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else None
-            if name in nodes and self.symbols[name] == op:
-                sites[name] = pending
-            pending = []  # (else the calls of a top-level op that is not a function with a body)
+            pending.append((op, ir.FlatSymbolRefAttr(op.attributes[callee_attrs[op.name]]).value))
             return True  # no change
 
-        top_level = {operation(op).name for op in self.module.regions[0].blocks[0].operations}
+        def visit_top_level_name(op, _rewriter):
+            nonlocal pending, next_top
+            if next_top < len(top) and operation(op) == top[next_top]:
+                if node_of[next_top] is not None:
+                    sites[node_of[next_top]] = pending
+                next_top += 1
+            pending = []  # (else the calls of an op that is not a function with a body)
+            return True
+
         patterns = mlir_rewrite.RewritePatternSet(self.module.context)
-        for name in sorted(call_names | top_level):
-            patterns.add(name, visit, benefit=1)
+        for name in sorted(callee_attrs):
+            patterns.add(name, visit_call, benefit=1)
+        for name in sorted({op.name for op in top} - set(callee_attrs)):
+            patterns.add(name, visit_top_level_name, benefit=1)
         mlir_rewrite.walk_and_apply_patterns(self.module, patterns.freeze())
         return sites
 
