@@ -37,5 +37,5 @@ def flatten_call_graph(ctx: RewriteContext) -> None:
             if name not in called:
                 called.add(name)
                 continue
-            call_graph.set_callee(call, call_graph.clone_function_recursively(table[name], table, ctx.module))
+            call_graph.set_callee(call, call_graph.clone_function_recursively(table[name], table, ctx.module, graph))
             ctx.mark_changed()

@@ -206,22 +206,27 @@ class CallGraph:
         return self._search
 
 
-def clone_function_recursively(func, table: ir.SymbolTable, module) -> str:
+def clone_function_recursively(func, table: ir.SymbolTable, module, graph: CallGraph | None = None) -> str:
     """Copy `func` and, inside the copy, every function it calls (recursively),
     as Shardy's cloneFuncRecursively: each copy has `sdy.original_func_name`,
     is appended to the module after the copies of its callees and is renamed
-    by `table` (`name_<k>`, one counter per table). Returns the copy's name."""
-    return ir.StringAttr(table.insert(_clone_at_end(func, table, operation(module).regions[0].blocks[0]))).value
+    by `table` (`name_<k>`, one counter per table). Returns the copy's name.
+    With `graph` (of the module, `func` one of its functions), a copy of a
+    function without calls is not searched for calls."""
+    body = operation(module).regions[0].blocks[0]
+    return ir.StringAttr(table.insert(_clone_at_end(func, table, body, graph))).value
 
 
-def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block) -> ir.Operation:
+def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block, graph: CallGraph | None) -> ir.Operation:
     """The copy of clone_function_recursively, the last op of `body` (without listing
     `body`'s ops: a module of N copies would be listed N times)."""
-    copy = operation(func).clone(ip=ir.InsertionPoint(body))
-    copy.attributes[ORIGINAL_FUNC_NAME] = ir.StringAttr.get(original_name(func))
+    func = operation(func)
+    copy = func.clone(ip=ir.InsertionPoint(body))
+    attrs = func.attributes
+    copy.attributes[ORIGINAL_FUNC_NAME] = attrs[ORIGINAL_FUNC_NAME if ORIGINAL_FUNC_NAME in attrs else "sym_name"]
     last = copy  # the op appended last: each callee's copy ends up last when made
-    for call in calls_in(copy):
-        last = _clone_at_end(operation(table[callee_name(call)]), table, body)
+    for call in calls_in(copy) if graph is None or graph.call_sites(func) else ():
+        last = _clone_at_end(table[callee_name(call)], table, body, graph)
         set_callee(call, ir.StringAttr(table.insert(last)).value)
     if last != copy:
         copy.move_after(last)
