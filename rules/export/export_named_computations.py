@@ -36,6 +36,7 @@ class _Export:
         self.private = ir.StringAttr.get("private")
         self.per_value: dict[tuple, ir.Attribute] = {}  # shardings -> their per-value attribute
         self.arg_attrs: dict[tuple, ir.Attribute] = {}  # shardings -> `arg_attrs` holding them
+        self.function_types: dict[tuple, ir.Attribute] = {}  # (argument, result types) -> function type
 
     def export(self, nc: ir.Operation) -> None:
         body = nc.regions[0].blocks[0]
@@ -47,7 +48,7 @@ class _Export:
         if in_shardings is None and self.in_attr in attrs:
             in_shardings = sdy.TensorShardingPerValueAttr(attrs[self.in_attr]).shardings
         out_shardings = _shardings_of_edges(result_edges, results)
-        func = self._new_private_func(nc, arguments, results, in_shardings)
+        func, func_name = self._new_private_func(nc, arguments, results, in_shardings)
         body.append_to(func.regions[0])
         terminator = operation(body.operations[len(body.operations) - 1])
         with ir.InsertionPoint(terminator):
@@ -55,7 +56,7 @@ class _Export:
         terminator.erase()
         _erase_edges(arg_edges, arguments)
         call_attrs = {k: v for k, v in attrs.items() if k not in self.not_on_call}
-        call_attrs[self.callee_attr] = ir.FlatSymbolRefAttr.get(ir.StringAttr(func.attributes["sym_name"]).value)
+        call_attrs[self.callee_attr] = ir.FlatSymbolRefAttr.get(func_name)
         if out_shardings is not None:
             call_attrs[SHARDING_ATTR] = self._per_value(out_shardings)
         elif self.out_attr in attrs:
@@ -84,14 +85,17 @@ class _Export:
         return found
 
     def _new_private_func(self, nc: ir.Operation, arguments: list, results: list,
-                          in_shardings: tuple | None) -> ir.Operation:
+                          in_shardings: tuple | None) -> tuple[ir.Operation, str]:
         """A private function named after `nc` (made unique) at the end of the
         module, with `nc`'s signature, original name, func attributes and
-        in-shardings as argument shardings, and no body yet."""
+        in-shardings as argument shardings, and no body yet; and its name."""
         attrs = nc.attributes
         name = attrs["name"]
-        func_type = ir.FunctionType.get([a.type for a in arguments], [r.type for r in results])
-        func_attrs = {"sym_name": name, "function_type": ir.TypeAttr.get(func_type),
+        types = (tuple(a.type for a in arguments), tuple(r.type for r in results))
+        func_type = self.function_types.get(types)
+        if func_type is None:
+            func_type = self.function_types[types] = ir.TypeAttr.get(ir.FunctionType.get(*map(list, types)))
+        func_attrs = {"sym_name": name, "function_type": func_type,
                       "sym_visibility": self.private, call_graph.ORIGINAL_FUNC_NAME: name}
         for key in self.on_func:
             if key in attrs:
@@ -100,8 +104,8 @@ class _Export:
             func_attrs["arg_attrs"] = self._arg_attrs(tuple(in_shardings))
         with ir.InsertionPoint(self.module_body):
             func = ir.Operation.create(self.function_op, attributes=func_attrs, regions=1, loc=nc.location)
-        self.symbols.insert(func)  # renamed if the name is taken
-        return func
+        name = self.symbols.insert(func)  # renamed if the name is taken
+        return func, ir.StringAttr(name).value
 
 
 def _shardings_of_edges(edges: list, owners: list) -> tuple | None:
