@@ -10,7 +10,7 @@ from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph
 from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, FACTOR_TYPES,
                                                     UNARY_FIELDS, Policy, ReshardError)
-from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards
+from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards, PassCache
 
 
 
@@ -34,12 +34,14 @@ def load_policy(data) -> Policy:
 @hook
 def insert_explicit_reshards(ctx: RewriteContext) -> None:
     """Make every op's operands and results agree factor by factor (see the module docstring)."""
-    policy = ctx.run_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.params))
+    policy = ctx.pass_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.params))
     rules = ctx.library.op_registry.sharding_rules
     pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options.enable_full_version)
     # Callees by name, once per pass run (the pass runs per function, and cannot add or erase any).
     pass_.funcs = ctx.pass_state("functions", lambda: {
         name: op for name, op in call_graph.symbols(ctx.module).items() if op.name == "func.func"})
+    # Rules by op structure and what else the functions share, once per pass run.
+    pass_.cache = ctx.pass_state("insert-explicit-reshards-cache", lambda: PassCache(pass_._table, policy))
     try:
         pass_.run(ctx.anchor)
     except ReshardError as e:

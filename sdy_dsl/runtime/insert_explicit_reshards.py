@@ -30,7 +30,7 @@ from .op_sharding_rule_registry import sharding_rule_for
 from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, codec
-from .values import block_terminator, operation, sharding_slots, structure_key
+from .values import block_terminator, operation, structure_key
 from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
                                      greatest_common_prefix_axes, has_overflow, is_equivalent,
                                      is_fully_replicated, num_elements, redistribute,
@@ -39,8 +39,84 @@ from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_ax
 from .reshard_placement import ReshardPlacement
 
 
+class PassCache:
+    """What the functions of one pass run share: each op structure's rule, the
+    op names the pass can change outside the full version, where each op name
+    keeps the shardings the pass reads, callees with unreduced axes."""
+
+    def __init__(self, table, policy):
+        self.rules: dict = {}  # structure key -> rule (see ExplicitReshards.rule_of)
+        self.callees: dict = {}  # callee name -> whether its signature has unreduced axes
+        # Outside the full version, in a function without unreduced axes, only
+        # these ops can change: data-flow ops, calls, dots and the ops the
+        # policy resolves fully (the others' visit returns early).
+        self.changing = frozenset(
+            name for name, decl in table.ops.items()
+            if decl.data_flow or decl.callee_attr is not None or "dot" in decl.traits
+        ) | policy.full_version_ops | policy.full_version_if_operand_differs
+        self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
+        self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
+        self._table = table
+
+    def slot_attrs(self, name: str) -> tuple:
+        """The attributes where ops named `name` keep the shardings the pass
+        reads (rules/interfaces.yaml: results and block-arg slots)."""
+        found = self._slot_attrs.get(name)
+        if found is None:
+            slots = (self._table.result_slot(name), self._table.of(name).block_args)
+            found = self._slot_attrs[name] = tuple(
+                (slot.attr, slot.kind) for slot in slots if slot is not None and slot.kind != "func-arg-attrs")
+        return found
+
+    def has_unreduced(self, attr: ir.Attribute, kind: str) -> bool:
+        key = (attr, kind)
+        found = self._unreduced.get(key)
+        if found is None:
+            shardings = (codec.tensor_sharding(attr),) if kind == "single" else codec.sharding_per_value(attr)
+            found = self._unreduced[key] = any(s.unreduced for s in shardings)
+        return found
+
+    def signature_has_unreduced(self, func: ir.Operation) -> bool:
+        """Whether a sharding of the function's arguments or results has unreduced axes."""
+        attrs = func.attributes
+        for key in ("arg_attrs", "res_attrs"):
+            attr = attrs.get(key)
+            if attr is None:
+                continue
+            found = self._unreduced.get(attr)
+            if found is None:
+                dicts = [ir.DictAttr(d) for d in ir.ArrayAttr(attr)]
+                found = self._unreduced[attr] = any(
+                    codec.tensor_sharding(d["sdy.sharding"]).unreduced for d in dicts if "sdy.sharding" in d)
+            if found:
+                return True
+        return False
+
+    def callee_has_unreduced(self, call: ir.Operation, funcs: dict | None) -> bool:
+        """Whether the callee's signature has unreduced axes (an unknown callee may)."""
+        name = ir.FlatSymbolRefAttr(call.attributes[self._table.callee_attr(call.name)]).value
+        found = self.callees.get(name)
+        if found is None:
+            callee = _lookup_func(call, name, funcs)
+            found = self.callees[name] = callee is None or self.signature_has_unreduced(callee)
+        return found
+
+    def keeps_unreduced(self, op: ir.Operation, name: str) -> bool:
+        """Whether a sharding slot of the op (not its nested ops') has unreduced axes."""
+        if name == "func.func":
+            return self.signature_has_unreduced(op)
+        attrs = op.attributes
+        for attr_name, kind in self.slot_attrs(name):
+            attr = attrs.get(attr_name)
+            if attr is not None and self.has_unreduced(attr, kind):
+                return True
+        return False
+
+
 class ExplicitReshards(ReshardPlacement):
     """The pass over one function."""
+
+    cache: PassCache | None = None  # shared by the pass run's functions (else one per function)
 
     # ------------------------------------------------------------------ driver (IER:834-941)
     def run(self, func: ir.Operation) -> None:
@@ -48,30 +124,41 @@ class ExplicitReshards(ReshardPlacement):
         if not len(func.regions) or not len(func.regions[0].blocks):
             raise ReshardError(func, "cannot insert explicit reshards in a function declaration "
                                      "(it has no body)")
+        cache = self.cache
+        if cache is None:
+            cache = self.cache = PassCache(self._table, self.policy)
+        self._rules = cache.rules
         ops: list[ir.Operation] = []
-        owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
-        unreduced = [False]
+        names: list[str] = []
+        unreduced = False
         table = self._table
-        callees: dict = {}  # callee name -> whether its signature has unreduced axes
 
         def collect(op):
-            op = operation(op)
+            nonlocal unreduced
+            name = op.name
             ops.append(op)
-            for result in op.results:
-                owners[result] = op
-            if not unreduced[0]:
-                unreduced[0] = _has_unreduced(op) or (
-                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op, callees, self.funcs))
+            names.append(name)
+            if not unreduced:
+                unreduced = cache.keeps_unreduced(op, name) or (
+                    table.callee_attr(name) is not None and cache.callee_has_unreduced(op, self.funcs))
             return ir.WalkResult.ADVANCE
 
         func.walk(collect, ir.WalkOrder.POST_ORDER)
+        ops.pop()  # the function itself
+        names.pop()
         # The pass never makes unreduced axes out of none: without any in the
         # func (or its callees' signatures), its unreduced steps cannot apply,
         # and the shardings they would read need not be read.
-        self._unreduced = unreduced[0]
+        self._unreduced = unreduced
+        if self.full or unreduced:
+            owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
+            for op in ops:
+                for result in op.results:
+                    owners[result] = op
+        else:
+            changing = cache.changing
+            ops = [op for op, name in zip(ops, names) if name in changing]
         for op in ops:
-            if op == func:
-                continue
             self.visit(op)
         body = func.regions[0].blocks[0]
         terminator = operation(body.operations[len(body.operations) - 1])
@@ -316,23 +403,6 @@ class ExplicitReshards(ReshardPlacement):
 
 
 # --------------------------------------------------------------------------- data-flow edges, calls
-
-
-def _has_unreduced(op) -> bool:
-    """Whether a sharding the op keeps (not its nested ops') has unreduced axes."""
-    return any(s is not None and s.unreduced for slot in sharding_slots(op) for s in slot.read())
-
-
-def _callee_has_unreduced(call, known: dict, funcs: dict | None = None) -> bool:
-    """Whether the callee's signature has unreduced axes (an unknown callee may);
-    `known`: answers by callee name, filled here."""
-    name = ir.FlatSymbolRefAttr(call.attributes[interfaces.table().callee_attr(call.name)]).value
-    if name not in known:
-        callee = _lookup_func(call, name, funcs)
-        known[name] = callee is None or _has_unreduced(callee)
-    return known[name]
-
-
 
 
 def _edge_sources(op, decl, owner: ir.Value) -> list[tuple[ir.Operation, int]]:
