@@ -46,6 +46,7 @@ class PassCache:
 
     def __init__(self, table, policy):
         self.rules: dict = {}  # structure key -> rule (see ExplicitReshards.rule_of)
+        self.dot_fixes: dict = {}  # see ExplicitReshards.fix_dot_once_per_structure
         self.callees: dict = {}  # callee name -> whether its signature has unreduced axes
         # Outside the full version, in a function without unreduced axes, only
         # these ops can change: data-flow ops, calls, dots and the ops the
@@ -56,6 +57,7 @@ class PassCache:
         ) | policy.full_version_ops | policy.full_version_if_operand_differs
         self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
         self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
+        self._arg_shardings: dict = {}  # a function's arg_attrs -> its arguments' shardings
         self._table = table
 
     def slot_attrs(self, name: str) -> tuple:
@@ -101,6 +103,19 @@ class PassCache:
             found = self.callees[name] = callee is None or self.signature_has_unreduced(callee)
         return found
 
+    def arg_shardings(self, func: ir.Operation | None, count: int) -> list:
+        """The shardings of the function's first `count` arguments (None: none),
+        read once per attribute."""
+        if func is None or "arg_attrs" not in func.attributes:
+            return [None] * count
+        attr = func.attributes["arg_attrs"]
+        found = self._arg_shardings.get(attr)
+        if found is None:
+            found = self._arg_shardings[attr] = [
+                codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
+                for d in map(ir.DictAttr, ir.ArrayAttr(attr))]
+        return found[:count]
+
     def keeps_unreduced(self, op: ir.Operation, name: str) -> bool:
         """Whether a sharding slot of the op (not its nested ops') has unreduced axes."""
         if name == "func.func":
@@ -128,6 +143,8 @@ class ExplicitReshards(ReshardPlacement):
         if cache is None:
             cache = self.cache = PassCache(self._table, self.policy)
         self._rules = cache.rules
+        args = func.regions[0].blocks[0].arguments
+        self._func_args = dict(zip(args, cache.arg_shardings(func, len(args))))
         ops: list[ir.Operation] = []
         names: list[str] = []
         unreduced = False
@@ -160,9 +177,9 @@ class ExplicitReshards(ReshardPlacement):
             ops = [op for op, name in zip(ops, names) if name in changing]
         for op in ops:
             self.visit(op)
-        body = func.regions[0].blocks[0]
-        terminator = operation(body.operations[len(body.operations) - 1])
-        self.reshard_return(terminator, func)
+        if self.full or unreduced:  # (else no return operand can change)
+            body = func.regions[0].blocks[0]
+            self.reshard_return(operation(body.operations[len(body.operations) - 1]), func)
 
     def on_full_version(self, op: ir.Operation) -> bool:
         if self.full or op.name in self.policy.full_version_ops:
@@ -185,6 +202,10 @@ class ExplicitReshards(ReshardPlacement):
             return
         if self.convert_reshard_to_unreduced_collectives(op):
             return
+        if not full and not self._unreduced:
+            if self._table.has_trait(op, "dot"):
+                self.fix_dot_once_per_structure(op)
+            return  # outside the full version, without unreduced axes, only the dot fix applies
         if self._unreduced:
             self.all_reduce_unreduced_operands(op)
         if not full and not self._table.has_trait(op, "dot") and not (
@@ -211,9 +232,41 @@ class ExplicitReshards(ReshardPlacement):
         for group in reversed(self.policy.after_op):
             after_op[group]()
 
-    def rule_of(self, op) -> OpShardingRule | None:
-        """The op's rule; ops of one structure (values.structure_key) share it."""
+    def fix_dot_once_per_structure(self, op) -> None:
+        """The non-full dot fix (all that can change a dot outside the full
+        version without unreduced axes): decided once per op structure and
+        tensor shardings (the layers of a model repeat them), applied to each."""
+        ins = [self.sharding_bypassing_barriers(v) for v in op.operands]
+        outs = [self.sharding_bypassing_barriers(v) for v in op.results]
         key = structure_key(op)
+        # Shardings are decoded once per attribute: identical objects for one
+        # attribute. The entry keeps them alive, so their ids stay theirs.
+        memo_key = (key, tuple(map(id, ins)), tuple(map(id, outs))) if key is not None else None
+        hit = self.cache.dot_fixes.get(memo_key) if memo_key is not None else None
+        if hit is None:
+            new = self.fixed_dot_result(op, ins, outs, self.rule_of(op, key))
+            if memo_key is not None:
+                self.cache.dot_fixes[memo_key] = (ins, outs, new)
+        else:
+            new = hit[2]
+        if new is not None:
+            self.apply_dot_fix(op, new, outs[0])
+
+    def fixed_dot_result(self, op, ins: list, outs: list, rule: OpShardingRule | None) -> TensorSharding | None:
+        """The dot's new result sharding by the non-full dot fix, if it changes."""
+        if rule is None or rule.is_custom:
+            return None
+        mesh_name = self.choose_mesh(op, ins, outs)
+        if mesh_name is None:
+            return None
+        mesh = self.meshes.meshes[mesh_name]
+        projection = ShardingProjection.build(ins, outs, rule, mesh, closed_if_missing=True)
+        return self.dot_fix(op, projection, outs, rule, mesh_name, mesh)
+
+    def rule_of(self, op, key=False) -> OpShardingRule | None:
+        """The op's rule; ops of one structure (values.structure_key, or `key`) share it."""
+        if key is False:
+            key = structure_key(op)
         if key is None:
             return sharding_rule_for(op, registry=self.rules)
         try:
@@ -266,7 +319,9 @@ class ExplicitReshards(ReshardPlacement):
                    mesh_name: str, mesh: Mesh, full: bool) -> AxesPerFactor | None:
         if not full:
             if self._table.has_trait(op, "dot"):
-                self.fix_dot(op, projection, outs, rule, mesh_name, mesh)
+                new = self.dot_fix(op, projection, outs, rule, mesh_name, mesh)
+                if new is not None:
+                    self.apply_dot_fix(op, new, outs[0])
             return None
         update_ops = {i for i, t in enumerate(projection.operands) if has_overflow(t)}
         update_res = {i for i, t in enumerate(projection.results) if has_overflow(t)}
@@ -303,12 +358,12 @@ class ExplicitReshards(ReshardPlacement):
                     target, codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)
             for user, index in _edge_sources(op, decl, owner):
                 value = user.operands[index]
-                self.reshard_to_target(user, index, target, self._point_after(value), full)
+                self.reshard_to_target(user, index, target, lambda: self._point_after(value), full)
 
     def reshard_call(self, call, full: bool) -> None:
         callee_name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
         callee = _lookup_func(call, callee_name, self.funcs)
-        arg_shardings = [_func_arg_sharding(callee, i) for i in range(len(call.operands))]
+        arg_shardings = self.cache.arg_shardings(callee, len(call.operands))
         mesh_of = next((s for s in arg_shardings if s is not None and not self.mesh(s).is_maximal), None)
         if mesh_of is not None:
             targets = [s if s is not None else TensorSharding.replicated_like(
@@ -322,7 +377,7 @@ class ExplicitReshards(ReshardPlacement):
             targets = [replicated_sharding(source.mesh_name, value_rank(v), source.inline_mesh) for v in call.operands]
         for i, target in enumerate(targets):
             value = call.operands[i]
-            self.reshard_to_target(call, i, target, self._point_after(value), full)
+            self.reshard_to_target(call, i, target, lambda: self._point_after(value), full)
 
     # ------------------------------------------------------------------ reshape with overflow (IER:429-548)
     def reshape_with_overflow(self, op, projection, outs, rule: OpShardingRule, mesh_name: str,
@@ -359,9 +414,12 @@ class ExplicitReshards(ReshardPlacement):
         return common
 
     # ------------------------------------------------------------------ the non-full dot fix (IER:201-302)
-    def fix_dot(self, op, projection, outs, rule: OpShardingRule, mesh_name: str, mesh: Mesh) -> None:
+    def dot_fix(self, op, projection, outs, rule: OpShardingRule, mesh_name: str,
+                mesh: Mesh) -> TensorSharding | None:
+        """The result sharding that resolves a dot's one conflicting factor by
+        the reduction axes of its result (None: no change)."""
         if not outs or outs[0] is None:
-            return
+            return None
         lhs, rhs, res = projection.operands[0], projection.operands[1], projection.results[0]
         lhs_size, rhs_size = num_elements(op.operands[0]), num_elements(op.operands[1])
         result_size = num_elements(op.results[0])
@@ -374,7 +432,7 @@ class ExplicitReshards(ReshardPlacement):
             if la is not None and ra is not None:
                 axes, limit = la, max(lhs_size, rhs_size)
                 if la != ra:
-                    return
+                    return None
                 if rule.kind_of(f) == REDUCTION:
                     reduction.extend(axes)
                     continue
@@ -383,23 +441,27 @@ class ExplicitReshards(ReshardPlacement):
                 limit = lhs_size if la is not None else rhs_size
                 for axis in axes:
                     if any(a.overlaps(axis, mesh) for a in seen):
-                        return
+                        return None
                     seen.append(axis)
             if res.factors[f].axes != axes:
                 if not axes or conflict is not None or result_size > limit:
-                    return
+                    return None
                 conflict, conflict_axes = f, axes
         if conflict is None:
-            return
+            return None
         res_axes = res.factors[conflict].axes
         if not res_axes or res_axes != reduction:
-            return
+            return None
         res.factors[conflict].axes = list(conflict_axes)
+        return res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes, mesh_name, mesh)
+
+    def apply_dot_fix(self, op, new: TensorSharding, old: TensorSharding) -> None:
+        """The dot's result takes `new`; a reshard after it gives its users `old`."""
         result = op.results[0]
-        self.set_sharding(result, res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes,
-                                                               mesh_name, mesh))
-        reshard = self._reshard(result, outs[0], ir.InsertionPoint.after(op), op.location)
+        self.set_sharding(result, new)
+        reshard = self._reshard(result, old, ir.InsertionPoint.after(op), op.location)
         result.replace_all_uses_except(reshard.result, reshard)
+
 
 
 # --------------------------------------------------------------------------- data-flow edges, calls
@@ -430,10 +492,3 @@ def _lookup_func(op, name: str, funcs: dict | None = None):
         if candidate.name == "func.func" and ir.StringAttr(candidate.attributes["sym_name"]).value == name:
             return candidate
     return None
-
-
-def _func_arg_sharding(func, index: int) -> TensorSharding | None:
-    if func is None or "arg_attrs" not in func.attributes:
-        return None
-    d = ir.DictAttr(ir.ArrayAttr(func.attributes["arg_attrs"])[index])
-    return codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
