@@ -227,30 +227,32 @@ class _Splitter:
         if owner.name == NAMED_COMPUTATION:
             computations.append(("named-computation", ir.StringAttr(owner.attributes["name"]).value))
         body_ops, names = [], []
-        followers = self.classes.followers
-        has_followers = False
+        kinds = self.kinds
+        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
 
         def collect(op):
-            nonlocal has_followers
             name = op.name
-            # (the owner comes first: the walk goes into it, not into the named computations inside)
-            skip = name == NAMED_COMPUTATION and len(body_ops) > 0
             body_ops.append(op)
             names.append(name)
-            if name in followers:
-                has_followers = True
-            return ir.WalkResult.SKIP if skip else ir.WalkResult.ADVANCE
+            if name not in kinds:
+                self.kind(name)
+            # (the owner comes first: the walk goes into it, not into the named computations inside)
+            return skip if name == NAMED_COMPUTATION and len(body_ops) > 1 else advance
 
         # A snapshot walks the same ops as a live walk: copies go before the
         # op being visited and nothing is erased before the end.
         owner.walk(collect, ir.WalkOrder.PRE_ORDER)
-        body = Body(has_followers)
+        body = Body(any(kinds[name] == FOLLOWER for name in set(names)))
         settled = all(name in self.non_constant[kind] for kind, name in computations)
+        users, expansion_names = body.users, self.classes.scalar_expansions
         for op, name in zip(body_ops[1:], names[1:]):
-            kind = self.kind(name)
+            kind = kinds[name]
             if not settled:
                 settled = self.settle(op, kind, computations)
-            self.visit_op(op, name, kind, body)
+            # Most ops are neither constant, nor an expansion, nor a user: nothing to do.
+            if kind == SOURCE or op in users or name in expansion_names or (
+                    kind != OTHER and kind != FOLLOWER and not len(op.operands)):
+                self.visit_op(op, name, kind, body)
         self.followers_of.clear()  # erased values' addresses may be reused
         for op in body.expansions:
             self.erase_if_unused(op, body)
