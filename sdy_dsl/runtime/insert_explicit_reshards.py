@@ -30,7 +30,7 @@ from .op_sharding_rule_registry import sharding_rule_for
 from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, codec
-from .values import block_terminator, operation, structure_key
+from .values import block_terminator, module_of, operation, ops_named, structure_key
 from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
                                      greatest_common_prefix_axes, has_overflow, is_equivalent,
                                      is_fully_replicated, num_elements, redistribute,
@@ -58,6 +58,7 @@ class PassCache:
         self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
         self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
         self._arg_shardings: dict = {}  # a function's arg_attrs -> its arguments' shardings
+        self._module_unreduced: bool | None = None  # see module_has_unreduced
         self._table = table
 
     def slot_attrs(self, name: str) -> tuple:
@@ -116,6 +117,24 @@ class PassCache:
                 for d in map(ir.DictAttr, ir.ArrayAttr(attr))]
         return found[:count]
 
+    def module_has_unreduced(self, func: ir.Operation, funcs: dict | None) -> bool:
+        """Whether an op of the module (or a callee's signature) keeps unreduced
+        axes, asked once per pass run (the pass makes none out of none)."""
+        if self._module_unreduced is None:
+            module = module_of(func)
+            found = False
+
+            def scan(op):
+                nonlocal found
+                name = op.name
+                found = self.keeps_unreduced(op, name) or (
+                    self._table.callee_attr(name) is not None and self.callee_has_unreduced(op, funcs))
+                return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
+
+            module.walk(scan)
+            self._module_unreduced = found
+        return self._module_unreduced
+
     def keeps_unreduced(self, op: ir.Operation, name: str) -> bool:
         """Whether a sharding slot of the op (not its nested ops') has unreduced axes."""
         if name == "func.func":
@@ -143,43 +162,45 @@ class ExplicitReshards(ReshardPlacement):
         if cache is None:
             cache = self.cache = PassCache(self._table, self.policy)
         self._rules = cache.rules
+        # What was known of another function's values goes (an erased value's address may be reused).
+        self._shardings.clear()
+        self._store.owners.clear()
         args = func.regions[0].blocks[0].arguments
         self._func_args = dict(zip(args, cache.arg_shardings(func, len(args))))
+        # The pass never makes unreduced axes out of none: without any in the
+        # module, its unreduced steps cannot apply and, outside the full
+        # version, only some ops can change (and no return operand).
+        if not self.full and not cache.module_has_unreduced(func, self.funcs):
+            self._unreduced = False
+            for op in ops_named(func, cache.changing, pre_order=False):
+                self.visit(op)
+            return
         ops: list[ir.Operation] = []
-        names: list[str] = []
         unreduced = False
         table = self._table
 
         def collect(op):
             nonlocal unreduced
-            name = op.name
             ops.append(op)
-            names.append(name)
             if not unreduced:
+                name = op.name
                 unreduced = cache.keeps_unreduced(op, name) or (
                     table.callee_attr(name) is not None and cache.callee_has_unreduced(op, self.funcs))
             return ir.WalkResult.ADVANCE
 
         func.walk(collect, ir.WalkOrder.POST_ORDER)
         ops.pop()  # the function itself
-        names.pop()
-        # The pass never makes unreduced axes out of none: without any in the
-        # func (or its callees' signatures), its unreduced steps cannot apply,
-        # and the shardings they would read need not be read.
+        # Without unreduced axes in the func (or its callees' signatures) the
+        # shardings its unreduced steps would read need not be read.
         self._unreduced = unreduced
-        if self.full or unreduced:
-            owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
-            for op in ops:
-                for result in op.results:
-                    owners[result] = op
-        else:
-            changing = cache.changing
-            ops = [op for op, name in zip(ops, names) if name in changing]
+        owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
+        for op in ops:
+            for result in op.results:
+                owners[result] = op
         for op in ops:
             self.visit(op)
-        if self.full or unreduced:  # (else no return operand can change)
-            body = func.regions[0].blocks[0]
-            self.reshard_return(operation(body.operations[len(body.operations) - 1]), func)
+        body = func.regions[0].blocks[0]
+        self.reshard_return(operation(body.operations[len(body.operations) - 1]), func)
 
     def on_full_version(self, op: ir.Operation) -> bool:
         if self.full or op.name in self.policy.full_version_ops:
