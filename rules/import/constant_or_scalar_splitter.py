@@ -30,6 +30,7 @@ NAMED_COMPUTATION = "sdy.named_computation"
 ORIGINAL_FUNC_NAME = "sdy.original_func_name"
 
 # What an op is to the splitter (by name; CONDITIONAL: it depends on the op).
+# PRESERVING to NAMED may preserve constness.
 FOLLOWER, SOURCE, PRESERVING, CONDITIONAL, CALLING, NAMED, OTHER = range(7)
 
 
@@ -250,8 +251,8 @@ class _Splitter:
             if not settled:
                 settled = self.settle(op, kind, computations)
             # Most ops are neither constant, nor an expansion, nor a user: nothing to do.
-            if kind == SOURCE or op in users or name in expansion_names or (
-                    kind != OTHER and kind != FOLLOWER and not len(op.operands)):
+            if kind == SOURCE or name in expansion_names or op in users or (
+                    PRESERVING <= kind <= NAMED and not len(op.operands)):
                 self.visit_op(op, name, kind, body)
         self.followers_of.clear()  # erased values' addresses may be reused
         for op in body.expansions:
@@ -273,15 +274,15 @@ class _Splitter:
         if kind == SOURCE:
             body.add(op, body.constants, body.by_constants)
             return
-        # Only a user of a constant (or an op without operands) can be a constant expression.
         is_user = op in body.users
-        operands = list(op.operands) if is_user or (kind != OTHER and not len(op.operands)) else None
-        if kind != OTHER and operands is not None:
+        operands = list(op.operands)
+        # Only a user of a constant (or an op without operands) can be a constant expression.
+        if PRESERVING <= kind <= NAMED and (is_user or not operands):
             by_constants = body.by_constants
             if all(v in by_constants for v in operands) and self.preserves_constness(op, kind):
                 body.add(op, body.constants, by_constants)
                 return
-        if name in self.classes.scalar_expansions and _is_scalar(op.operands[0]):
+        if name in self.classes.scalar_expansions and len(operands) == 1 and _is_scalar(operands[0]):
             body.add(op, body.expansions, body.by_expansions)
             return
         if not is_user:
