@@ -227,33 +227,42 @@ class _Splitter:
         computations = [("function", _original_name(func))]
         if owner.name == NAMED_COMPUTATION:
             computations.append(("named-computation", ir.StringAttr(owner.attributes["name"]).value))
-        body_ops, names = [], []
         kinds = self.kinds
-        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
-
-        def collect(op):
-            name = op.name
-            body_ops.append(op)
-            names.append(name)
-            if name not in kinds:
-                self.kind(name)
-            # (the owner comes first: the walk goes into it, not into the named computations inside)
-            return skip if name == NAMED_COMPUTATION and len(body_ops) > 1 else advance
-
-        # A snapshot walks the same ops as a live walk: copies go before the
-        # op being visited and nothing is erased before the end.
-        owner.walk(collect, ir.WalkOrder.PRE_ORDER)
-        body = Body(any(kinds[name] == FOLLOWER for name in set(names)))
-        settled = all(name in self.non_constant[kind] for kind, name in computations)
+        body = Body(has_followers=bool(ops_named(owner, self.classes.followers)))
         users, expansion_names = body.users, self.classes.scalar_expansions
-        for op, name in zip(body_ops[1:], names[1:]):
-            kind = kinds[name]
-            if not settled:
-                settled = self.settle(op, kind, computations)
-            # Most ops are neither constant, nor an expansion, nor a user: nothing to do.
-            if kind == SOURCE or name in expansion_names or op in users or (
-                    PRESERVING <= kind <= NAMED and not len(op.operands)):
-                self.visit_op(op, name, kind, body)
+        settled = all(name in self.non_constant[kind] for kind, name in computations)
+        advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
+        failure = []
+        inside = False  # the owner comes first
+
+        def visit(op):
+            nonlocal settled, inside
+            if not inside:
+                inside = True
+                return advance
+            name = op.name
+            kind = kinds.get(name)
+            if kind is None:
+                kind = self.kind(name)
+            try:
+                if not settled:
+                    settled = self.settle(op, kind, computations)
+                # Most ops are neither constant, nor an expansion, nor a user: nothing to do.
+                if kind == SOURCE or name in expansion_names or op in users or (
+                        PRESERVING <= kind <= NAMED and not len(op.operands)):
+                    self.visit_op(op, name, kind, body)
+            except BaseException as e:  # raised after the walk (not through MLIR's)
+                failure.append(e)
+                return ir.WalkResult.INTERRUPT
+            # (the walk goes into the owner, not into the named computations inside it)
+            return skip if name == NAMED_COMPUTATION else advance
+
+        # Visiting during the walk is safe: copies go before the op being
+        # visited (its operands' producers come first), nothing is erased
+        # before the end, copied functions go to the module.
+        owner.walk(visit, ir.WalkOrder.PRE_ORDER)
+        if failure:
+            raise failure[0]
         self.followers_of.clear()  # erased values' addresses may be reused
         for op in body.expansions:
             self.erase_if_unused(op, body)
@@ -318,10 +327,14 @@ class _Splitter:
                 self.convert(op, target)
 
     def convert(self, op, target: str) -> ir.Operation:
-        new = ir.Operation.create(target, results=op.results.types, attributes=_attributes(op),
+        results = op.results
+        new = ir.Operation.create(target, results=results.types, attributes=_attributes(op),
                                   loc=op.location, ip=ir.InsertionPoint(op))
-        for old, result in zip(op.results, new.results):
-            old.replace_all_uses_with(result)
+        if len(results) == 1:
+            results[0].replace_all_uses_with(new.result)
+        else:
+            for old, result in zip(results, new.results):
+                old.replace_all_uses_with(result)
         op.erase()
         return new
 
