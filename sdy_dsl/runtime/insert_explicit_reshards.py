@@ -57,6 +57,7 @@ class PassCache:
         ) | policy.full_version_ops | policy.full_version_if_operand_differs
         self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
         self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
+        self._signature_unreduced: dict = {}  # a function's arg_attrs or res_attrs -> the same
         self._arg_shardings: dict = {}  # a function's arg_attrs -> its arguments' shardings
         self._module_unreduced: bool | None = None  # see module_has_unreduced
         self._table = table
@@ -68,15 +69,17 @@ class PassCache:
         if found is None:
             slots = (self._table.result_slot(name), self._table.of(name).block_args)
             found = self._slot_attrs[name] = tuple(
-                (slot.attr, slot.kind) for slot in slots if slot is not None and slot.kind != "func-arg-attrs")
+                slot.attr for slot in slots if slot is not None and slot.kind != "func-arg-attrs")
         return found
 
-    def has_unreduced(self, attr: ir.Attribute, kind: str) -> bool:
-        key = (attr, kind)
-        found = self._unreduced.get(key)
+    def has_unreduced(self, attr: ir.Attribute) -> bool:
+        """Whether a sharding attribute has unreduced axes (another attribute has none)."""
+        found = self._unreduced.get(attr)
         if found is None:
-            shardings = (codec.tensor_sharding(attr),) if kind == "single" else codec.sharding_per_value(attr)
-            found = self._unreduced[key] = any(s.unreduced for s in shardings)
+            kind = codec.sharding_kind(attr)
+            shardings = ((codec.tensor_sharding(attr),) if kind == "single" else
+                         codec.sharding_per_value(attr) if kind == "per_value" else ())
+            found = self._unreduced[attr] = any(s.unreduced for s in shardings)
         return found
 
     def signature_has_unreduced(self, func: ir.Operation) -> bool:
@@ -86,10 +89,10 @@ class PassCache:
             attr = attrs.get(key)
             if attr is None:
                 continue
-            found = self._unreduced.get(attr)
+            found = self._signature_unreduced.get(attr)
             if found is None:
                 dicts = [ir.DictAttr(d) for d in ir.ArrayAttr(attr)]
-                found = self._unreduced[attr] = any(
+                found = self._signature_unreduced[attr] = any(
                     codec.tensor_sharding(d["sdy.sharding"]).unreduced for d in dicts if "sdy.sharding" in d)
             if found:
                 return True
@@ -121,17 +124,32 @@ class PassCache:
         """Whether an op of the module (or a callee's signature) keeps unreduced
         axes, asked once per pass run (the pass makes none out of none)."""
         if self._module_unreduced is None:
-            module = module_of(func)
             found = False
+            slot_attrs, unreduced, table = self._slot_attrs, self._unreduced, self._table
+            advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
 
-            def scan(op):
+            def scan(op):  # keeps_unreduced and callee_has_unreduced, inlined: every op comes here
                 nonlocal found
                 name = op.name
-                found = self.keeps_unreduced(op, name) or (
-                    self._table.callee_attr(name) is not None and self.callee_has_unreduced(op, funcs))
-                return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
+                names = slot_attrs.get(name)
+                if names is None or name == "func.func":
+                    found = self.keeps_unreduced(op, name)
+                else:
+                    attrs = op.attributes
+                    for attr_name in names:
+                        attr = attrs.get(attr_name)
+                        if attr is None:
+                            continue
+                        found = unreduced.get(attr)
+                        if found is None:
+                            found = self.has_unreduced(attr)
+                        if found:
+                            break
+                if not found and table.callee_attr(name) is not None:
+                    found = self.callee_has_unreduced(op, funcs)
+                return interrupt if found else advance
 
-            module.walk(scan)
+            module_of(func).walk(scan)
             self._module_unreduced = found
         return self._module_unreduced
 
@@ -140,9 +158,9 @@ class PassCache:
         if name == "func.func":
             return self.signature_has_unreduced(op)
         attrs = op.attributes
-        for attr_name, kind in self.slot_attrs(name):
+        for attr_name in self.slot_attrs(name):
             attr = attrs.get(attr_name)
-            if attr is not None and self.has_unreduced(attr, kind):
+            if attr is not None and self.has_unreduced(attr):
                 return True
         return False
 
