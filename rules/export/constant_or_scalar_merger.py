@@ -11,7 +11,7 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
-from sdy_dsl.runtime.values import ops_named
+from sdy_dsl.runtime.values import PostOrderFinder
 
 
 class Kinds:
@@ -24,7 +24,7 @@ class Kinds:
         self.constants = {name: table.trait_by_name(name, self.trait) for name in table.ops
                           if table.trait_by_name(name, self.trait) is not False}
         self.scalar_expansions = frozenset(str(name) for name in params.get("scalar-expansions") or ())
-        self.names = sorted(set(self.constants) | self.scalar_expansions)
+        self.find = PostOrderFinder(set(self.constants) | self.scalar_expansions)
 
     def is_constant(self, op: ir.Operation, name: str) -> bool:
         always = self.constants.get(name, False)
@@ -69,7 +69,7 @@ def merge_equal_ops(ctx: RewriteContext) -> None:
     """Replace every constant or scalar expansion by the first equal one visited before it."""
     kinds = ctx.pass_state("merger-kinds", lambda: Kinds(ctx.params))
     first_of: dict = {}
-    for op in ops_named(ctx.anchor, kinds.names, pre_order=False):
+    for op in kinds.find(ctx.anchor):
         key = _key(op, op.name, kinds)
         if key is None:
             continue

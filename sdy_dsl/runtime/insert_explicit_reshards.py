@@ -30,7 +30,7 @@ from .op_sharding_rule_registry import sharding_rule_for
 from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, codec
-from .values import block_terminator, module_of, operation, ops_named, structure_key
+from .values import PostOrderFinder, block_terminator, module_of, operation, structure_key
 from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
                                      greatest_common_prefix_axes, has_overflow, is_equivalent,
                                      is_fully_replicated, num_elements, redistribute,
@@ -55,6 +55,7 @@ class PassCache:
             name for name, decl in table.ops.items()
             if decl.data_flow or decl.callee_attr is not None or "dot" in decl.traits
         ) | policy.full_version_ops | policy.full_version_if_operand_differs
+        self.find_changing = PostOrderFinder(self.changing)
         self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
         self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
         self._signature_unreduced: dict = {}  # a function's arg_attrs or res_attrs -> the same
@@ -190,7 +191,7 @@ class ExplicitReshards(ReshardPlacement):
         # version, only some ops can change (and no return operand).
         if not self.full and not cache.module_has_unreduced(func, self.funcs):
             self._unreduced = False
-            for op in ops_named(func, cache.changing, pre_order=False):
+            for op in cache.find_changing(func):
                 self.visit(op)
             return
         ops: list[ir.Operation] = []
