@@ -25,7 +25,7 @@ from typing import Sequence
 from jaxlib.mlir import ir
 
 from . import interfaces
-from .op_sharding_rule import REDUCTION, OpShardingRule
+from .op_sharding_rule import REDUCTION, SHARDING_RULE_ATTR, OpShardingRule
 from .op_sharding_rule_registry import sharding_rule_for
 from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
@@ -278,13 +278,13 @@ class ExplicitReshards(ReshardPlacement):
         tensor shardings (the layers of a model repeat them), applied to each."""
         ins = [self.sharding_bypassing_barriers(v) for v in op.operands]
         outs = [self.sharding_bypassing_barriers(v) for v in op.results]
-        key = structure_key(op)
+        key = _dot_structure(op)
         # Shardings are decoded once per attribute: identical objects for one
         # attribute. The entry keeps them alive, so their ids stay theirs.
         memo_key = (key, tuple(map(id, ins)), tuple(map(id, outs))) if key is not None else None
         hit = self.cache.dot_fixes.get(memo_key) if memo_key is not None else None
         if hit is None:
-            new = self.fixed_dot_result(op, ins, outs, self.rule_of(op, key))
+            new = self.fixed_dot_result(op, ins, outs, self.rule_of(op))
             if memo_key is not None:
                 self.cache.dot_fixes[memo_key] = (ins, outs, new)
         else:
@@ -303,10 +303,9 @@ class ExplicitReshards(ReshardPlacement):
         projection = ShardingProjection.build(ins, outs, rule, mesh, closed_if_missing=True)
         return self.dot_fix(op, projection, outs, rule, mesh_name, mesh)
 
-    def rule_of(self, op, key=False) -> OpShardingRule | None:
-        """The op's rule; ops of one structure (values.structure_key, or `key`) share it."""
-        if key is False:
-            key = structure_key(op)
+    def rule_of(self, op) -> OpShardingRule | None:
+        """The op's rule; ops of one structure (values.structure_key) share it."""
+        key = structure_key(op)
         if key is None:
             return sharding_rule_for(op, registry=self.rules)
         try:
@@ -502,6 +501,16 @@ class ExplicitReshards(ReshardPlacement):
         reshard = self._reshard(result, old, ir.InsertionPoint.after(op), op.location)
         result.replace_all_uses_except(reshard.result, reshard)
 
+
+
+def _dot_structure(op) -> tuple | None:
+    """What the dot fix's decision is a function of, besides the tensor
+    shardings: the rule (from the op's `sdy.sharding_rule` alone when it has
+    one, else from its structure) and the tensor types."""
+    rule = op.attributes.get(SHARDING_RULE_ATTR)
+    if rule is None:
+        return structure_key(op)
+    return rule, tuple([v.type for v in op.operands]), tuple(op.results.types)
 
 
 # --------------------------------------------------------------------------- data-flow edges, calls

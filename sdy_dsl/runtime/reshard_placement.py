@@ -276,11 +276,12 @@ class ReshardPlacement:
         sharding = self.sharding(operand)
         if callable(point) and (sharding is not None and sharding.unreduced or target is not None and target.unreduced):
             point = point()
-        if sharding is not None:
+        if sharding is not None and sharding.unreduced:
             sharding = self.all_reduce_if_unreduced_to_replicated(user, index, sharding, target, point)
-        new = self.insert_unreduced_collectives(user, index, target, point)
-        if new is not None:
-            sharding = new
+        if target is not None and target.unreduced:  # (else there are no unreduced collectives)
+            new = self.insert_unreduced_collectives(user, index, target, point)
+            if new is not None:
+                sharding = new
         if full and not is_equivalent(sharding, target):
             if callable(point):
                 point = point()
