@@ -110,6 +110,32 @@ def ops_named(root, names, pre_order: bool = True) -> list[ir.Operation]:
     return found
 
 
+class PostOrderFinder:
+    """`ops_named(root, names, pre_order=False)` for many roots with the same
+    names: one frozen pattern set, made on first use, serves them all (a
+    module's thousands of small functions)."""
+
+    def __init__(self, names):
+        self.names = sorted(names)
+        self._frozen = None
+        self._found: list[ir.Operation] = []
+
+    def _collect(self, op, _rewriter) -> bool:
+        self._found.append(operation(op))
+        return True  # no change
+
+    def __call__(self, root) -> list[ir.Operation]:
+        root = operation(root)
+        if self._frozen is None:
+            patterns = mlir_rewrite.RewritePatternSet(root.context)
+            for name in self.names:
+                patterns.add(name, self._collect, benefit=1)
+            self._frozen = patterns.freeze()
+        found = self._found = []
+        mlir_rewrite.walk_and_apply_patterns(root, self._frozen)
+        return found
+
+
 def block_terminator(block: ir.Block) -> ir.Operation:
     """The last op of a block (its terminator)."""
     ops = block.operations
