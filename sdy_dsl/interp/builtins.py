@@ -17,6 +17,7 @@ from ..runtime.sharding import Mesh, TensorSharding, codec
 from ..runtime.values import SHARDING_ATTR, operation, rank_of, remove_dict_entry, tensor_type
 from .context import RewriteContext
 from .expr import Function
+from .kernels import attribute_names
 
 BUILTINS: dict[str, Function] = {}
 
@@ -224,7 +225,7 @@ def shardings(attribute) -> tuple:
     return codec.sharding_per_value(attribute) if attribute is not None else ()
 
 
-@query
+@query(pure=True)
 def is_custom_rule(rule_attr) -> bool:
     """Whether an `#sdy.op_sharding_rule` is marked `custom` (written by a user)."""
     from jaxlib.mlir.dialects import sdy
@@ -386,16 +387,18 @@ def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
     """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
     op = ctx.live_op(op, "for_each_sharding")
     # A pure transform (a lambda of its sharding alone) gives each distinct
-    # attribute the same new one: remember it, for this stage run.
+    # attribute the same new one: remember it (and that other attributes hold
+    # no sharding), for this stage run.
     memo = getattr(transform, "memo", None)
     attrs = op.attributes
-    for key, attr in attrs.items():
-        kind = codec.sharding_kind(attr)
-        if kind is not None:
-            new = _transformed(attr, kind, transform, memo)
-            if new is not None:
-                attrs[key] = new
-                ctx.mark_changed()
+    for key in attribute_names(op, attrs):
+        attr = attrs[key]
+        new = memo.get(attr, memo) if memo is not None else memo
+        if new is memo:  # not remembered
+            new = _transformed(attr, codec.sharding_kind(attr), transform, memo)
+        if new is not None:
+            attrs[key] = new
+            ctx.mark_changed()
     if op.name == "func.func":
         # Each argument's / result's `sdy.sharding`, in order; the array is written once.
         for key in ("arg_attrs", "res_attrs"):
@@ -418,14 +421,17 @@ def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
                 ctx.mark_changed()
 
 
-def _transformed(attr: ir.Attribute, kind: str, transform: Callable, memo: dict | None) -> ir.Attribute | None:
+def _transformed(attr: ir.Attribute, kind: str | None, transform: Callable, memo: dict | None) -> ir.Attribute | None:
     """The sharding attribute `transform` makes of ATTR (a "single" sharding or
-    a "per_value" list of them), or None when it stays the same."""
+    a "per_value" list of them, else nothing), or None when it stays the same;
+    remembered in MEMO (when given)."""
     if memo is not None:
         hit = memo.get(attr, memo)
         if hit is not memo:
             return hit
-    if kind == "single":
+    if kind is None:
+        result = None
+    elif kind == "single":
         old = codec.tensor_sharding(attr)
         new = transform(old)
         result = None if new is old or new == old else codec.tensor_sharding_attr(new)

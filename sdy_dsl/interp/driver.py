@@ -29,7 +29,7 @@ from ..runtime.op_registry import using
 from ..errors import SdyDslError
 from ..runtime.values import count_ops, ops_named
 from .context import ActionError, RewriteContext
-from .expr import Env, EvalError
+from .expr import Env
 from .hook_guard import running_on, stage_hook
 from .matcher import as_operation
 from .options import PassOptions
@@ -166,6 +166,10 @@ class PassRunner:
         self._budget = Budget()
         self._explained: set[str] = set()  # ids of the running stage's rules --explain asks about
         self._locate_fires = False  # whether a fire records the op's location (for messages)
+        # Whether the running stage may apply rules by their kernels (kernels.py): a
+        # walk or once driver, no trace, statistics or max-rewrites (each op is then
+        # visited once and fires at most once: the default budget cannot run out).
+        self._kernels = False
         # Whether a run may have changed the IR: a rule fired, a stage hook ran
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
@@ -216,6 +220,8 @@ class PassRunner:
                 continue
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
+            self._kernels = (kind in ("walk", "once") and not stage.driver.max_rewrites
+                             and not self.observer.trace and not self.observer.collect_stats)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down, stage.driver.post_order)
             else:
@@ -287,13 +293,21 @@ class PassRunner:
         observer = self.observer
         stats_on = observer.collect_stats
         if not stats_on:
-            bare = None  # whether the op has no attribute, asked once
+            attrs = None  # the op's attributes, asked once
             for rule in rules:
-                if rule.only_on_root_attributes and rule.id not in self._explained:
-                    if bare is None:
-                        bare = not len(op.attributes)
-                    if bare:
+                explained = rule.id in self._explained
+                if rule.only_on_root_attributes and not explained:
+                    if attrs is None:
+                        attrs = op.attributes
+                    if not len(attrs):
                         continue  # its actions would change nothing
+                if rule.kernel is not None and self._kernels and not explained:
+                    if attrs is None:
+                        attrs = op.attributes
+                    if self._apply_kernel(op, attrs, rule, ctx):
+                        self._budget.fires += 1  # (no budget to check, see self._kernels)
+                        return True
+                    continue
                 if self._try_rule(op, rule, ctx):
                     self._budget.spend(rule, self._fired_on)
                     return True
@@ -344,20 +358,8 @@ class PassRunner:
             ctx.begin_rewrite(op)
             for act in rule.actions:
                 act(env)
-        except (SdyDslError, PassFailure):
-            raise
-        except ActionError as e:
-            raise SdyDslError(f"rule '{rule.id}': {e}", rule.loc.path, rule.loc.line, rule.loc.col) from None
-        except RecursionError:
-            raise SdyDslError(f"rule '{rule.id}': expressions nested too deeply to evaluate",
-                              rule.loc.path, rule.loc.line, rule.loc.col) from None
-        except SystemExit as e:
-            raise SdyDslError(f"rule '{rule.id}': a hook called sys.exit({e.code!r})",
-                              rule.loc.path, rule.loc.line, rule.loc.col) from None
-        except (EvalError, Exception) as e:
-            where = "an erased op" if ctx.is_erased(op) else f"'{op.name}' at {location_text(op)}"
-            raise SdyDslError(f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}",
-                              rule.loc.path, rule.loc.line, rule.loc.col) from e
+        except (Exception, SystemExit) as e:
+            raise _failure(op, rule, ctx, e)
         if not ctx.changed:
             # Counted as not applied. Under the greedy driver a rule that
             # "succeeds" without a change would make it spin: say so once.
@@ -372,6 +374,13 @@ class PassRunner:
             self.observer.record_fire(self.passdef.name, rule, op, op_name, text_of_location(location))
         return True
 
+    def _apply_kernel(self, op: ir.Operation, attrs, rule: Rule, ctx: RewriteContext):
+        """_try_rule by the rule's kernel (no trace, statistics or explanation)."""
+        try:
+            return rule.kernel.apply(op, attrs, ctx)
+        except (Exception, SystemExit) as e:
+            raise _failure(op, rule, ctx, e)
+
     def _explain(self, op, rule, why):
         print(f"{location_text(op)}: explain: {self.passdef.name}/{rule.id} did not fire on "
               f"'{op.name}': {why}", file=self.observer.out())
@@ -380,14 +389,23 @@ class PassRunner:
     def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True, post_order: bool = False):
         if any_op:
             ops: list[ir.Operation] = []
-
-            def collect(op):
-                ops.append(op)
-                return ir.WalkResult.ADVANCE
+            # Rules by kernels that need an attribute change only their root's
+            # attributes: an op without any now has none when its turn comes.
+            if self._kernels_only(index, any_op) and _needs_attributes(index_rules(index, any_op)):
+                def collect(op):
+                    if len(op.attributes):
+                        ops.append(op)
+                    return ir.WalkResult.ADVANCE
+            else:
+                def collect(op):
+                    ops.append(op)
+                    return ir.WalkResult.ADVANCE
 
             anchor.walk(collect, ir.WalkOrder.POST_ORDER if post_order else ir.WalkOrder.PRE_ORDER)
-            # the anchor itself is not rewritten, as in MLIR's drivers
-            ops = ops[:-1] if post_order else ops[1:]
+            # the anchor itself (first in pre-order, last in post-order) is not
+            # rewritten, as in MLIR's drivers
+            if ops and ops[-1 if post_order else 0] == anchor:
+                ops = ops[:-1] if post_order else ops[1:]
         else:
             ops = ops_named(anchor, index, pre_order=not post_order)
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
@@ -400,7 +418,15 @@ class PassRunner:
             if rules:
                 self._try_rules(op, rules, ctx)
 
+    def _kernels_only(self, index, any_op) -> bool:
+        """Whether the running stage applies all its rules by their kernels."""
+        return self._kernels and not self._explained and all(
+            r.kernel is not None for r in index_rules(index, any_op))
+
     def _run_mlir(self, anchor, ctx, index, any_op, cfg: DriverConfig):
+        if cfg.kind == "walk" and any_op and self._kernels_only(index, any_op):
+            self._walk_kernels(anchor, ctx, index, any_op)
+            return
         patterns = mlir_rewrite.RewritePatternSet(anchor.context)
         names = set(index)
         counted = None
@@ -469,6 +495,35 @@ class PassRunner:
                     # dead ops changed the IR: the rules are at a fixed point.)
                     self.error = self._budget.not_converged(cfg.max_iterations)
 
+    def _walk_kernels(self, anchor, ctx, index, any_op):
+        """The walk driver for rules that all have kernels, one of them on any op:
+        MLIR's walk driver would call back for every op anyway, so the walk is
+        Python's own, in the same (post-)order, without pattern objects."""
+        advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
+        need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
+        budget = self._budget
+
+        def visit(op):
+            attrs = op.attributes
+            if need_attrs and not len(attrs):
+                return advance
+            if op == anchor:
+                return advance  # the anchor itself is not rewritten, as in MLIR's drivers
+            for rule in index.get(op.name, any_op) if index else any_op:
+                if rule.only_on_root_attributes and not len(attrs):
+                    continue  # its actions would change nothing
+                try:
+                    fired = rule.kernel.apply(op, attrs, ctx)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = e if not isinstance(e, (Exception, SystemExit)) else _failure(op, rule, ctx, e)
+                    return interrupt
+                if fired:
+                    budget.fires += 1  # (no budget to check, see self._kernels)
+                    break
+            return advance
+
+        anchor.walk(visit, ir.WalkOrder.POST_ORDER)
+
     def _callback(self, rules, ctx):
         def callback(op, rewriter):
             if self.error is not None:
@@ -484,6 +539,32 @@ class PassRunner:
                 ctx.rewriter = None
             return not fired  # MLIR: a falsy return means success
         return callback
+
+
+def _failure(op: ir.Operation, rule: Rule, ctx: RewriteContext, e: BaseException) -> BaseException:
+    """The error a rule's failure E on OP is reported as (E itself when it is one already)."""
+    if isinstance(e, (SdyDslError, PassFailure)):
+        return e
+    loc = rule.loc
+    if isinstance(e, ActionError):
+        message = f"rule '{rule.id}': {e}"
+    elif isinstance(e, RecursionError):
+        message = f"rule '{rule.id}': expressions nested too deeply to evaluate"
+    elif isinstance(e, SystemExit):
+        message = f"rule '{rule.id}': a hook called sys.exit({e.code!r})"
+    else:
+        where = "an erased op" if ctx.is_erased(op) else f"'{op.name}' at {location_text(op)}"
+        message = f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}"
+    error = SdyDslError(message, loc.path, loc.line, loc.col)
+    # (`raise error from e` for an unexpected failure, else `from None`)
+    error.__cause__ = e if message.startswith(f"rule '{rule.id}' failed on") else None
+    error.__suppress_context__ = True
+    return error
+
+
+def _needs_attributes(rules: list[Rule]) -> bool:
+    """Whether none of these rules (with kernels) can change an op without attributes."""
+    return all(r.only_on_root_attributes or r.kernel.binds or r.kernel.present for r in rules)
 
 
 def index_rules(index: dict, any_op: list) -> list[Rule]:
