@@ -238,8 +238,9 @@ class RewriteContext:
     def remove_attr(self, op, name: str) -> None:
         op = self.live_op(op, "remove_attr")
         check_attr_name(name, "remove_attr")
-        if name in op.attributes:
-            del op.attributes[name]
+        attrs = op.attributes
+        if name in attrs:
+            del attrs[name]
             self.changed = True
 
     def erase(self, op) -> None:

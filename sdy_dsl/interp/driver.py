@@ -505,12 +505,13 @@ class PassRunner:
 
         def visit(op):
             attrs = op.attributes
-            if need_attrs and not len(attrs):
+            bare = not len(attrs)
+            if bare and need_attrs:
                 return advance
             if op == anchor:
                 return advance  # the anchor itself is not rewritten, as in MLIR's drivers
             for rule in index.get(op.name, any_op) if index else any_op:
-                if rule.only_on_root_attributes and not len(attrs):
+                if bare and rule.only_on_root_attributes:
                     continue  # its actions would change nothing
                 try:
                     fired = rule.kernel.apply(op, attrs, ctx)

@@ -38,7 +38,7 @@ _MISSING = object()
 class AttrKernel:
     """The fast form of one rule (see the module docstring)."""
 
-    __slots__ = ("binds", "present", "absent", "where", "actions", "key")
+    __slots__ = ("binds", "present", "absent", "where", "actions", "key", "_checks")
 
     def __init__(self, binds, present, absent, where, actions):
         self.binds: tuple[tuple[str, str], ...] = binds  # (attribute name, variable)
@@ -47,16 +47,18 @@ class AttrKernel:
         self.where: list[Callable] = where  # compiled constraints, fn(env) -> truthy
         self.actions: list[tuple[Callable, bool, list[Callable]]] = actions  # (impl, wants ctx, args after the root)
         self.key = object()  # this kernel's memo in RewriteContext.memo
+        self._checks = bool(present or absent)
 
     def apply(self, op: ir.Operation, attrs, ctx) -> bool | None:
         """None: the rule does not match OP (ATTRS: its attributes); False: it
         matched and changed nothing; True: it fired."""
-        for name in self.present:
-            if name not in attrs:
-                return None
-        for name in self.absent:
-            if name in attrs:
-                return None
+        if self._checks:
+            for name in self.present:
+                if name not in attrs:
+                    return None
+            for name in self.absent:
+                if name in attrs:
+                    return None
         binds = self.binds
         if not binds:
             values = ()
