@@ -34,14 +34,16 @@ def query(fn: Callable = None, *, name: str | None = None, pure: bool = False,
 
 
 def action(fn: Callable = None, *, name: str | None = None, only_on_attributes: bool = False,
-           changes_only_first_op: bool = False):
+           changes_only_first_op: bool = False, on_attributes: Callable | None = None):
     """An action; `changes_only_first_op`: it changes only the attributes of the
     op it is given first; `only_on_attributes`: that, and nothing on an op
-    without attributes."""
+    without attributes; `on_attributes`: the action given the op's attribute
+    map too (see expr.Function)."""
     def register(f):
         BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True,
                                                    only_on_attributes=only_on_attributes,
-                                                   changes_only_first_op=changes_only_first_op)
+                                                   changes_only_first_op=changes_only_first_op,
+                                                   on_attributes=on_attributes)
         return f
     return register(fn) if fn is not None else register
 
@@ -320,13 +322,21 @@ def _symbols_referenced_in(module) -> set[str]:
 # --------------------------------------------------------------------------- actions
 
 
-@action(changes_only_first_op=True)
+def _set_attr_in(ctx: RewriteContext, op, attrs, name: str, value) -> None:
+    ctx.set_attr_in(attrs, name, to_attr(value))
+
+
+@action(changes_only_first_op=True, on_attributes=_set_attr_in)
 def set_attr(ctx: RewriteContext, op, name: str, value) -> None:
     """Set an attribute; `value` may be an attribute, a sharding, a list of shardings, a number or a string."""
     ctx.set_attr(op, name, to_attr(value))
 
 
-@action(changes_only_first_op=True)
+def _remove_attr_in(ctx: RewriteContext, op, attrs, name: str) -> None:
+    ctx.remove_attr_in(attrs, name)
+
+
+@action(changes_only_first_op=True, on_attributes=_remove_attr_in)
 def remove_attr(ctx: RewriteContext, op, name: str) -> None:
     ctx.remove_attr(op, name)
 
@@ -382,15 +392,11 @@ def move_after(ctx: RewriteContext, op, other) -> None:
     ctx.move(op, other, after=True)
 
 
-@action(only_on_attributes=True)  # an op without attributes holds no sharding
-def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
-    """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
-    op = ctx.live_op(op, "for_each_sharding")
+def _for_each_sharding_in(ctx: RewriteContext, op: ir.Operation, attrs, transform: Callable) -> None:
     # A pure transform (a lambda of its sharding alone) gives each distinct
     # attribute the same new one: remember it (and that other attributes hold
     # no sharding), for this stage run.
     memo = getattr(transform, "memo", None)
-    attrs = op.attributes
     for key in attribute_names(op, attrs):
         attr = attrs[key]
         new = memo.get(attr, memo) if memo is not None else memo
@@ -419,6 +425,13 @@ def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
             if changed:
                 attrs[key] = ir.ArrayAttr.get(dicts)
                 ctx.mark_changed()
+
+
+@action(only_on_attributes=True, on_attributes=_for_each_sharding_in)  # an op without attributes holds no sharding
+def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
+    """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
+    op = ctx.live_op(op, "for_each_sharding")
+    _for_each_sharding_in(ctx, op, op.attributes, transform)
 
 
 def _transformed(attr: ir.Attribute, kind: str | None, transform: Callable, memo: dict | None) -> ir.Attribute | None:

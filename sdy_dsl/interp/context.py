@@ -227,18 +227,22 @@ class RewriteContext:
         self.changed = True
 
     def set_attr(self, op, name: str, attr: ir.Attribute) -> None:
-        op = self.live_op(op, "set_attr")
+        self.set_attr_in(self.live_op(op, "set_attr").attributes, name, attr)
+
+    def set_attr_in(self, attrs, name: str, attr: ir.Attribute) -> None:
+        """set_attr on a live op's attribute map ATTRS."""
         check_attr_name(name, "set_attr")
-        attrs = op.attributes
         if name in attrs and attrs[name] == attr:
             return
         attrs[name] = attr
         self.changed = True
 
     def remove_attr(self, op, name: str) -> None:
-        op = self.live_op(op, "remove_attr")
+        self.remove_attr_in(self.live_op(op, "remove_attr").attributes, name)
+
+    def remove_attr_in(self, attrs, name: str) -> None:
+        """remove_attr on a live op's attribute map ATTRS."""
         check_attr_name(name, "remove_attr")
-        attrs = op.attributes
         if name in attrs:
             del attrs[name]
             self.changed = True

@@ -30,7 +30,7 @@ from typing import Callable
 from jaxlib.mlir import ir
 
 from . import parsing, syntax as S
-from .expr import Env, ExprCompiler
+from .expr import Env, ExprCompiler, Function
 
 _MISSING = object()
 
@@ -45,7 +45,7 @@ class AttrKernel:
         self.present: tuple[str, ...] = present
         self.absent: tuple[str, ...] = absent
         self.where: list[Callable] = where  # compiled constraints, fn(env) -> truthy
-        self.actions: list[tuple[Callable, bool, list[Callable]]] = actions  # (impl, wants ctx, args after the root)
+        self.actions: list[tuple[Function, list[Callable]]] = actions  # (action, its arguments after the root)
         self.key = object()  # this kernel's memo in RewriteContext.memo
         self._checks = bool(present or absent)
 
@@ -82,8 +82,10 @@ class AttrKernel:
             return None
         ctx.changed = False
         ctx.begin_rewrite(op)
-        for impl, wants_ctx, args in plan:
-            if wants_ctx:
+        for on_attributes, impl, wants_ctx, args in plan:
+            if on_attributes is not None:
+                on_attributes(ctx, op, attrs, *args)
+            elif wants_ctx:
                 impl(ctx, op, *args)
             else:
                 impl(op, *args)
@@ -97,7 +99,7 @@ class AttrKernel:
         for constraint in self.where:
             if not constraint(env):
                 return None
-        return [(impl, wants_ctx, [arg(env) for arg in args]) for impl, wants_ctx, args in self.actions]
+        return [(fn.on_attributes, fn.fn, fn.wants_ctx, [arg(env) for arg in args]) for fn, args in self.actions]
 
 
 def compile_kernel(compiler: ExprCompiler, pattern: S.Pattern, where: list, rewrite,
@@ -143,7 +145,7 @@ def compile_kernel(compiler: ExprCompiler, pattern: S.Pattern, where: list, rewr
                 or not all(about_attributes(a) for a in node.args[1:])):
             return None
         args = [compiler.compile(a, set(bound)) for a in node.args[1:]]
-        actions.append((fn.fn, fn.wants_ctx, args))
+        actions.append((fn, args))
     return AttrKernel(tuple(binds), tuple(present), tuple(absent), [c for c, _ in where], actions)
 
 
