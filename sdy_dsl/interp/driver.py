@@ -411,12 +411,13 @@ class PassRunner:
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first
+        try_rules = self._apply_kernels if self._kernels_only(index, any_op) else self._try_rules
         for op in ops:
             if ctx.erased and ctx.erased_in_run(op):
                 continue
             rules = index.get(op.name, any_op)
             if rules:
-                self._try_rules(op, rules, ctx)
+                try_rules(op, rules, ctx)
 
     def _kernels_only(self, index, any_op) -> bool:
         """Whether the running stage applies all its rules by their kernels."""
@@ -501,29 +502,39 @@ class PassRunner:
         Python's own, in the same (post-)order, without pattern objects."""
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
         need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
-        budget = self._budget
 
         def visit(op):
             attrs = op.attributes
-            bare = not len(attrs)
-            if bare and need_attrs:
+            if need_attrs and not len(attrs):
                 return advance
             if op == anchor:
                 return advance  # the anchor itself is not rewritten, as in MLIR's drivers
-            for rule in index.get(op.name, any_op) if index else any_op:
-                if bare and rule.only_on_root_attributes:
-                    continue  # its actions would change nothing
-                try:
-                    fired = rule.kernel.apply(op, attrs, ctx)
-                except BaseException as e:  # surfaced after the walk
-                    self.error = e if not isinstance(e, (Exception, SystemExit)) else _failure(op, rule, ctx, e)
-                    return interrupt
-                if fired:
-                    budget.fires += 1  # (no budget to check, see self._kernels)
-                    break
+            try:
+                apply_kernels(op, index.get(op.name, any_op) if index else any_op, ctx, attrs)
+            except BaseException as e:  # surfaced after the walk
+                self.error = e
+                return interrupt
             return advance
 
+        apply_kernels = self._apply_kernels
         anchor.walk(visit, ir.WalkOrder.POST_ORDER)
+
+    def _apply_kernels(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext, attrs=None) -> bool:
+        """_try_rules by the kernels of RULES (ATTRS: the op's attributes, when known)."""
+        if attrs is None:
+            attrs = op.attributes
+        bare = not len(attrs)
+        for rule in rules:
+            if bare and rule.only_on_root_attributes:
+                continue  # its actions would change nothing
+            try:
+                fired = rule.kernel.apply(op, attrs, ctx)
+            except (Exception, SystemExit) as e:
+                raise _failure(op, rule, ctx, e)
+            if fired:
+                self._budget.fires += 1  # (no budget to check, see self._kernels)
+                return True
+        return False
 
     def _callback(self, rules, ctx):
         def callback(op, rewriter):
@@ -579,7 +590,10 @@ class Budget:
     """How many rewrites a stage may make: `max-rewrites` of its driver, by
     default 10 per op of the anchor + 10,000 (counted only once 10,000 fired).
     Exhausting it, or a greedy driver that does not converge, is an error
-    that names the rules that kept firing and where."""
+    that names the rules that kept firing and where. (The `once` driver
+    cannot exhaust the default: it fires at most once on each op of its
+    snapshot, and each one not yet tried is still in the anchor; its ops
+    are not counted.)"""
 
     FREE = 10_000
 
@@ -587,6 +601,7 @@ class Budget:
         self.stage, self.anchor, self.pass_name, self.pass_loc = stage, anchor, pass_name, pass_loc
         self.fires = 0
         self.limit = stage.driver.max_rewrites if stage is not None and stage.driver.max_rewrites else None
+        self.unbounded = stage is not None and self.limit is None and stage.driver.kind == "once"
         self.per_rule: dict[str, list] = {}  # rule id -> [count, rule, last (name, loc)]
         self.known_ops = None  # the anchor's op count, when a driver counted it and it cannot change
 
@@ -597,7 +612,7 @@ class Budget:
             entry = self.per_rule[rule.id] = [0, rule, where]
         entry[0] += 1
         entry[2] = where
-        if self.stage is None:
+        if self.stage is None or self.unbounded:
             return
         if self.limit is None and self.fires >= self.FREE:
             ops = self.known_ops if self.known_ops is not None else count_ops(self.anchor)
