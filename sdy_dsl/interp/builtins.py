@@ -407,24 +407,41 @@ def _for_each_sharding_in(ctx: RewriteContext, op: ir.Operation, attrs, transfor
             ctx.mark_changed()
     if op.name == "func.func":
         # Each argument's / result's `sdy.sharding`, in order; the array is written once.
+        # (A pure transform gives each distinct attribute dictionary the same new one.)
+        entry_memo = memo.setdefault(_ENTRY_DICTS, {}) if memo is not None else None
         for key in ("arg_attrs", "res_attrs"):
             if key not in attrs:
                 continue
             dicts = list(ir.ArrayAttr(attrs[key]))
             changed = False
             for i, d in enumerate(dicts):
-                d = ir.DictAttr(d)
-                if SHARDING_ATTR not in d:
-                    continue
-                new = _transformed(d[SHARDING_ATTR], "single", transform, memo)
+                new = entry_memo.get(d, entry_memo) if entry_memo is not None else entry_memo
+                if new is entry_memo:  # not remembered
+                    new = _transformed_entry(ir.DictAttr(d), transform, memo)
+                    if entry_memo is not None:
+                        entry_memo[d] = new
                 if new is not None:
-                    entries = {n.name: n.attr for n in d}
-                    entries[SHARDING_ATTR] = new
-                    dicts[i] = ir.DictAttr.get(entries)
+                    dicts[i] = new
                     changed = True
             if changed:
                 attrs[key] = ir.ArrayAttr.get(dicts)
                 ctx.mark_changed()
+
+
+_ENTRY_DICTS = object()  # a transform's memo of func argument / result dictionaries
+
+
+def _transformed_entry(entry: ir.DictAttr, transform: Callable, memo: dict | None) -> ir.Attribute | None:
+    """A func argument's (result's) attribute dictionary with its `sdy.sharding`
+    transformed, or None when it stays the same."""
+    if SHARDING_ATTR not in entry:
+        return None
+    new = _transformed(entry[SHARDING_ATTR], "single", transform, memo)
+    if new is None:
+        return None
+    entries = {n.name: n.attr for n in entry}
+    entries[SHARDING_ATTR] = new
+    return ir.DictAttr.get(entries)
 
 
 @action(only_on_attributes=True, on_attributes=_for_each_sharding_in)  # an op without attributes holds no sharding

@@ -63,16 +63,16 @@ class AttrKernel:
         if not binds:
             values = ()
         elif len(binds) == 1:
-            name = binds[0][0]
-            if name not in attrs:
+            values = attrs.get(binds[0][0])
+            if values is None:
                 return None
-            values = attrs[name]
         else:
             found = []
             for name, _ in binds:
-                if name not in attrs:
+                value = attrs.get(name)
+                if value is None:
                     return None
-                found.append(attrs[name])
+                found.append(value)
             values = tuple(found)
         memo = ctx.memo(self.key)
         plan = memo.get(values, _MISSING)
