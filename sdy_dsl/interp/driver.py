@@ -340,12 +340,16 @@ class PassRunner:
             return None
         env = Env(ctx, bindings)
         try:
-            for i, (constraint, text) in enumerate(rule.where):
-                env.compared = None
-                if not constraint(env):
-                    if explain:
+            if explain:
+                for i, (constraint, text) in enumerate(rule.where):
+                    env.compared = None
+                    if not constraint(env):
                         self._explain(op, rule, f"constraint {i + 1} failed: {text}{compared_text(env)}")
-                    return None
+                        return None
+            else:
+                for constraint, _ in rule.where:
+                    if not constraint(env):
+                        return None
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
             op_name = op.name
