@@ -336,7 +336,9 @@ class RewriteContext:
     def create_op(self, name: str, result_types, operands, attributes: dict, regions: int = 0,
                   before=None, loc=None) -> ir.Operation:
         anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
-        if anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op):
+        # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
+        rewritten = anchor_op is self.root and not self.dead_ops
+        if not rewritten and (anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op)):
             raise ActionError(f"create of '{name}' before {self.op_text(anchor_op)}, which is not inside the "
                               f"{self.anchor.name} the pass runs on")
         operands = [self.live_value(v, f"create of '{name}'", "operand values") for v in operands]
