@@ -42,7 +42,7 @@ class RewriteContext:
         self.dead_ops: set[int] = set()
         self.dead_values: set[int] = set()
         self._meshes: MeshTable | None = None
-        self._memos: dict = {}  # memos of pure lambdas (expr.Function.pure), per stage run
+        self.memos: dict = {}  # memos of pure functions (expr.Function.pure) by key, per stage run (see memo)
         self.scratch: dict = {}  # per-run state for hooks that need it
         # State shared by every anchor of one pass run (the functions of a func.func
         # pass, which cannot add or erase symbols of the module): set by the driver.
@@ -83,20 +83,20 @@ class RewriteContext:
     def invalidate_meshes(self) -> None:
         self._meshes = None
         self.pass_scratch.pop(MESH_TABLE, None)
-        self._memos.clear()  # pure functions may depend on the meshes
+        self.memos.clear()  # pure functions may depend on the meshes
 
     # ------------------------------------------------------------------ memos
     def memo(self, key) -> dict:
         """The memo of one pure lambda (see expr.ExprCompiler._Lambda) for this stage run."""
         try:
-            return self._memos[key]
+            return self.memos[key]
         except KeyError:
-            memo = self._memos[key] = {}
+            memo = self.memos[key] = {}
             return memo
 
     def begin_stage(self) -> None:
         """A stage starts: memos of pure functions start empty."""
-        self._memos.clear()
+        self.memos.clear()
 
     # ------------------------------------------------------------------ guards
     # Every IR action checks its preconditions here before touching MLIR, so a

@@ -507,18 +507,35 @@ class PassRunner:
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
         need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
 
-        def visit(op):
-            attrs = op.attributes
-            if need_attrs and not len(attrs):
+        if not index and len(any_op) == 1 and need_attrs:
+            # One rule on every op (the common case): its kernel, called directly.
+            rule = any_op[0]
+            apply = rule.kernel.apply
+
+            def visit(op):
+                attrs = op.attributes
+                if not len(attrs) or op == anchor:
+                    return advance  # (the anchor itself is not rewritten, as in MLIR's drivers)
+                try:
+                    if apply(op, attrs, ctx):
+                        self._budget.fires += 1  # (no budget to check, see self._kernels)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = _failure(op, rule, ctx, e) if isinstance(e, (Exception, SystemExit)) else e
+                    return interrupt
                 return advance
-            if op == anchor:
-                return advance  # the anchor itself is not rewritten, as in MLIR's drivers
-            try:
-                apply_kernels(op, index.get(op.name, any_op) if index else any_op, ctx, attrs)
-            except BaseException as e:  # surfaced after the walk
-                self.error = e
-                return interrupt
-            return advance
+        else:
+            def visit(op):
+                attrs = op.attributes
+                if need_attrs and not len(attrs):
+                    return advance
+                if op == anchor:
+                    return advance  # the anchor itself is not rewritten, as in MLIR's drivers
+                try:
+                    apply_kernels(op, index.get(op.name, any_op) if index else any_op, ctx, attrs)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = e
+                    return interrupt
+                return advance
 
         apply_kernels = self._apply_kernels
         anchor.walk(visit, ir.WalkOrder.POST_ORDER)

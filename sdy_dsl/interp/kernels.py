@@ -74,7 +74,9 @@ class AttrKernel:
                     return None
                 found.append(value)
             values = tuple(found)
-        memo = ctx.memo(self.key)
+        memo = ctx.memos.get(self.key)
+        if memo is None:
+            memo = ctx.memo(self.key)
         plan = memo.get(values, _MISSING)
         if plan is _MISSING:
             plan = memo[values] = self._plan(values, ctx)
