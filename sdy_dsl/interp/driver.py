@@ -419,7 +419,7 @@ class PassRunner:
         for op in ops:
             if ctx.erased and ctx.erased_in_run(op):
                 continue
-            rules = index.get(op.name, any_op)
+            rules = index.get(op.name, any_op) if index else any_op
             if rules:
                 try_rules(op, rules, ctx)
 
