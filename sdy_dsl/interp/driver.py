@@ -174,6 +174,7 @@ class PassRunner:
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
         self.modified = False
+        self.fires = 0  # rule applications that changed the IR, over all runs
         self._pass_scratch: dict = {}  # RewriteContext.pass_scratch of every anchor this runner runs on
         # Per stage (by id): its enabled rules, the ids --explain asks about, and their index by
         # root name; the same for every anchor (a func.func pass runs once per function).
@@ -226,6 +227,7 @@ class PassRunner:
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down, stage.driver.post_order)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
+            self.fires += self._budget.fires
             if self._budget.fires or self._greedy:
                 self.modified = True
             if self.error is not None:
