@@ -94,3 +94,15 @@ def test_only_rules_about_their_root_attributes_have_kernels(tmp_path):
         path = tmp_path / "k.yaml"
         path.write_text(text)
         assert (load_rule_file(path).rules[0].kernel is not None) == has_kernel, text
+
+
+def test_a_pure_hook_is_called_once_per_distinct_sharding(tmp_path):
+    from test_driver_costs import COUNTING, COUNTING_HOOKS, run as run_counting
+    impure_rule = COUNTING.replace("closed($s)", "counted_closed($s)")
+    _, impure = run_counting(tmp_path, impure_rule, "-demo-close", hooks=COUNTING_HOOKS)
+    pure_hooks = COUNTING_HOOKS.replace("@hook\n", "@hook(pure=True)\n")
+    (tmp_path / "pure").mkdir()  # (hook modules load once per path)
+    out, pure = run_counting(tmp_path / "pure", impure_rule, "-demo-close", hooks=pure_hooks)
+    assert impure.count("counted_closed") == 3  # on every sharding
+    assert pure.count("counted_closed") == 2  # once per distinct sharding attribute
+    assert '?' not in out.split("func.func")[1]
