@@ -159,7 +159,8 @@ def attribute_names(op: ir.Operation, attrs) -> tuple[str, ...]:
     """The names of OP's attributes ATTRS, in their order. Listing them is slow
     (a Python string per name): an op with as many attributes as the last op
     of its name, all of whose names it has, has exactly those (names are
-    unique), in the same order (MLIR keeps them by name)."""
+    unique), in the same order (which depends only on the op's name and the
+    attribute names: MLIR orders an op's attribute dictionary by name)."""
     n = len(attrs)
     if not n:
         return ()
