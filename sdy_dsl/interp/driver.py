@@ -151,7 +151,88 @@ def text_of_location(location: ir.Location) -> str:
     return f"{name}:{m.group(2)}:{m.group(3)}"
 
 
-class PassRunner:
+class KernelDrivers:
+    """The drivers' paths for rules applied by their kernels (kernels.py), a
+    part of PassRunner: `_kernels` says whether the running stage may use them,
+    `_explained` which rules --explain asks about; fires count in `_budget`,
+    a failure under a walk goes to `error`."""
+
+    _kernels = False
+    _explained: set = frozenset()
+    _budget: "Budget"
+    error: BaseException | None = None
+
+    def _kernels_only(self, index, any_op) -> bool:
+        """Whether the running stage applies all its rules by their kernels."""
+        return self._kernels and not self._explained and all(
+            r.kernel is not None for r in index_rules(index, any_op))
+
+    def _apply_kernel(self, op: ir.Operation, attrs, rule: Rule, ctx: RewriteContext):
+        """_try_rule by the rule's kernel (no trace, statistics or explanation)."""
+        try:
+            return rule.kernel.apply(op, attrs, ctx)
+        except (Exception, SystemExit) as e:
+            raise _failure(op, rule, ctx, e)
+
+    def _walk_kernels(self, anchor, ctx, index, any_op):
+        """The walk driver for rules that all have kernels, one of them on any op:
+        MLIR's walk driver would call back for every op anyway, so the walk is
+        Python's own, in the same (post-)order, without pattern objects."""
+        advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
+        need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
+
+        if not index and len(any_op) == 1 and need_attrs:
+            # One rule on every op (the common case): its kernel, called directly.
+            rule = any_op[0]
+            apply = rule.kernel.apply
+
+            def visit(op):
+                attrs = op.attributes
+                if not len(attrs) or op == anchor:
+                    return advance  # (the anchor itself is not rewritten, as in MLIR's drivers)
+                try:
+                    if apply(op, attrs, ctx):
+                        self._budget.fires += 1  # (no budget to check, see self._kernels)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = _failure(op, rule, ctx, e) if isinstance(e, (Exception, SystemExit)) else e
+                    return interrupt
+                return advance
+        else:
+            def visit(op):
+                attrs = op.attributes
+                if need_attrs and not len(attrs):
+                    return advance
+                if op == anchor:
+                    return advance  # the anchor itself is not rewritten, as in MLIR's drivers
+                try:
+                    apply_kernels(op, index.get(op.name, any_op) if index else any_op, ctx, attrs)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = e
+                    return interrupt
+                return advance
+
+        apply_kernels = self._apply_kernels
+        anchor.walk(visit, ir.WalkOrder.POST_ORDER)
+
+    def _apply_kernels(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext, attrs=None) -> bool:
+        """_try_rules by the kernels of RULES (ATTRS: the op's attributes, when known)."""
+        if attrs is None:
+            attrs = op.attributes
+        bare = not len(attrs)
+        for rule in rules:
+            if bare and rule.only_on_root_attributes:
+                continue  # its actions would change nothing
+            try:
+                fired = rule.kernel.apply(op, attrs, ctx)
+            except (Exception, SystemExit) as e:
+                raise _failure(op, rule, ctx, e)
+            if fired:
+                self._budget.fires += 1  # (no budget to check, see self._kernels)
+                return True
+        return False
+
+
+class PassRunner(KernelDrivers):
     """A rule file compiled for running: rules indexed by root, per stage."""
 
     def __init__(self, passdef: PassDef, options: dict | PassOptions, observer: Observer | None = None,
@@ -380,13 +461,6 @@ class PassRunner:
             self.observer.record_fire(self.passdef.name, rule, op, op_name, text_of_location(location))
         return True
 
-    def _apply_kernel(self, op: ir.Operation, attrs, rule: Rule, ctx: RewriteContext):
-        """_try_rule by the rule's kernel (no trace, statistics or explanation)."""
-        try:
-            return rule.kernel.apply(op, attrs, ctx)
-        except (Exception, SystemExit) as e:
-            raise _failure(op, rule, ctx, e)
-
     def _explain(self, op, rule, why):
         print(f"{location_text(op)}: explain: {self.passdef.name}/{rule.id} did not fire on "
               f"'{op.name}': {why}", file=self.observer.out())
@@ -424,11 +498,6 @@ class PassRunner:
             rules = index.get(op.name, any_op) if index else any_op
             if rules:
                 try_rules(op, rules, ctx)
-
-    def _kernels_only(self, index, any_op) -> bool:
-        """Whether the running stage applies all its rules by their kernels."""
-        return self._kernels and not self._explained and all(
-            r.kernel is not None for r in index_rules(index, any_op))
 
     def _run_mlir(self, anchor, ctx, index, any_op, cfg: DriverConfig):
         if cfg.kind == "walk" and any_op and self._kernels_only(index, any_op):
@@ -501,63 +570,6 @@ class PassRunner:
                     # (Without a rule firing, only the driver's own erasure of
                     # dead ops changed the IR: the rules are at a fixed point.)
                     self.error = self._budget.not_converged(cfg.max_iterations)
-
-    def _walk_kernels(self, anchor, ctx, index, any_op):
-        """The walk driver for rules that all have kernels, one of them on any op:
-        MLIR's walk driver would call back for every op anyway, so the walk is
-        Python's own, in the same (post-)order, without pattern objects."""
-        advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
-        need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
-
-        if not index and len(any_op) == 1 and need_attrs:
-            # One rule on every op (the common case): its kernel, called directly.
-            rule = any_op[0]
-            apply = rule.kernel.apply
-
-            def visit(op):
-                attrs = op.attributes
-                if not len(attrs) or op == anchor:
-                    return advance  # (the anchor itself is not rewritten, as in MLIR's drivers)
-                try:
-                    if apply(op, attrs, ctx):
-                        self._budget.fires += 1  # (no budget to check, see self._kernels)
-                except BaseException as e:  # surfaced after the walk
-                    self.error = _failure(op, rule, ctx, e) if isinstance(e, (Exception, SystemExit)) else e
-                    return interrupt
-                return advance
-        else:
-            def visit(op):
-                attrs = op.attributes
-                if need_attrs and not len(attrs):
-                    return advance
-                if op == anchor:
-                    return advance  # the anchor itself is not rewritten, as in MLIR's drivers
-                try:
-                    apply_kernels(op, index.get(op.name, any_op) if index else any_op, ctx, attrs)
-                except BaseException as e:  # surfaced after the walk
-                    self.error = e
-                    return interrupt
-                return advance
-
-        apply_kernels = self._apply_kernels
-        anchor.walk(visit, ir.WalkOrder.POST_ORDER)
-
-    def _apply_kernels(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext, attrs=None) -> bool:
-        """_try_rules by the kernels of RULES (ATTRS: the op's attributes, when known)."""
-        if attrs is None:
-            attrs = op.attributes
-        bare = not len(attrs)
-        for rule in rules:
-            if bare and rule.only_on_root_attributes:
-                continue  # its actions would change nothing
-            try:
-                fired = rule.kernel.apply(op, attrs, ctx)
-            except (Exception, SystemExit) as e:
-                raise _failure(op, rule, ctx, e)
-            if fired:
-                self._budget.fires += 1  # (no budget to check, see self._kernels)
-                return True
-        return False
 
     def _callback(self, rules, ctx):
         def callback(op, rewriter):
