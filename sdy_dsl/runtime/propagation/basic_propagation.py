@@ -28,7 +28,7 @@ from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
 from .propagation_state import PropagationError
 from .rewrite_driver import RewriteDriver
-from .worklist import OpNode
+from .worklist import EdgeStep, OpNode
 
 GetDirection = Callable[[ir.Operation, int], Direction]
 
@@ -223,15 +223,25 @@ class PropagationEngine(RewriteDriver):
 
     def _registered_step(self, node: OpNode, rule, operands, results, directions, strategy,
                          notify) -> bool:
-        """propagate_tensors for a registered op, without debug info or trace:
-        the same step (step_updates), memoized, keyed by small integers: the node's static part
-        (rule, directions, strategy...) and the interned sharding of each of its
-        values, which the store keeps per value; the step's updates carry their
-        own interned form, so comparing an update with the current sharding
-        is comparing two integers."""
+        """propagate_tensors for a registered op, without debug info or trace (see _memo_step)."""
         values = node.values
         if values is None:
             values = node.values = [self.shardable_value(v) for v in operands + results]
+        # Ops of one structure have one rule (unless a caller's rule
+        # provider decides per op): they share the static part.
+        structure = node.structure if self._rules_by_structure is not None else None
+        return self._memo_step(node, values, rule, len(operands), directions, strategy,
+                               self.conservative, structure, notify)
+
+    def _memo_step(self, holder, values, rule, num_operands: int, directions, strategy,
+                   conservative: bool, structure, notify) -> bool:
+        """The same step as propagate_tensors (step_updates), memoized, keyed by
+        small integers: the step's static part (rule, directions, strategy...,
+        kept on `holder`, an OpNode or EdgeStep, and shared by ops of one
+        `structure`) and the interned sharding of each of `values` (shardable
+        values: operands then results), which the store keeps per value; the
+        step's updates carry their own interned form, so comparing an update
+        with the current sharding is comparing two integers."""
         store = self.store
         try:
             tokens = store.tokens
@@ -240,22 +250,18 @@ class PropagationEngine(RewriteDriver):
             key = [store.token(v) for v in values]
         if not any(key):
             return False  # no sharding on any of its values: no mesh, nothing to propagate
-        keys = node.step_key
+        keys = holder.step_key
         if keys is None:
-            keys = node.step_key = []
+            keys = holder.step_key = []
         for kept_directions, kept_strategy, static in keys:
             if kept_directions is directions and kept_strategy is strategy:
                 break
         else:
-            # Ops of one structure have one rule (unless a caller's rule
-            # provider decides per op): they share the static part.
-            shared = ((node.structure, directions, strategy)
-                      if node.structure is not None and self._rules_by_structure is not None
-                      else None)
+            shared = (structure, directions, strategy) if structure is not None else None
             static = self._static_keys.get(shared) if shared is not None else None
             if static is None:
                 static = self.steps.intern(self.steps.static_key(
-                    rule, directions, strategy, self.conservative, node.op, node.structure))
+                    rule, directions, strategy, conservative, holder.op, structure))
                 if shared is not None:
                     self._static_keys[shared] = static
             keys.append((directions, strategy, static))
@@ -264,8 +270,8 @@ class PropagationEngine(RewriteDriver):
         memo = self.steps.compiled
         step = memo.get(key)
         if step is None:
-            step = self.steps.compile(key, self._registered_updates(
-                node, rule, len(operands), directions, strategy))
+            step = self.steps.compile(key, self._memo_updates(
+                holder.op, values, rule, num_operands, directions, strategy, conservative))
         any_updated = False
         for index, new, new_token, replicated in step:
             old_token = key[index]
@@ -280,16 +286,63 @@ class PropagationEngine(RewriteDriver):
             any_updated = True
         return any_updated
 
-    def _registered_updates(self, node: OpNode, rule, num_operands: int, directions,
-                            strategy) -> list:
+    def _memo_updates(self, op, values, rule, num_operands: int, directions, strategy,
+                      conservative: bool) -> list:
         """The step's updates as (index among operands then results, sharding)."""
         get = self.store.get
-        shardings = [get(v) if v is not None else None for v in node.values]
+        shardings = [get(v) if v is not None else None for v in values]
         operand_updates, result_updates = self.step_updates(
-            node.op, shardings[:num_operands], shardings[num_operands:], rule, directions,
-            strategy, self.conservative)
+            op, shardings[:num_operands], shardings[num_operands:], rule, directions,
+            strategy, conservative)
         return ([(i, new) for i, new in operand_updates]
                 + [(num_operands + i, new) for i, new in result_updates])
+
+    def propagate_data_flow_edge_node(self, node: OpNode, strategy, get_direction,
+                                      notify) -> bool:
+        """propagate_data_flow_edge without debug info or trace: an edge whose
+        owner keeps its targets' shardings as they are (no manual axes to
+        strip) steps like a registered op, memoized and skipped while clean."""
+        frame = node.edge
+        if frame is False:
+            frame = node.edge = self._edge_step(node.op)
+        if frame is None:
+            return self.propagate_data_flow_edge(node.op, strategy, get_direction, notify)
+        kept = frame.directions
+        if kept is not None and kept[0] is get_direction and kept[1] == self.erasures:
+            directions = kept[2]
+        else:
+            directions = self._edge_directions(node, frame, get_direction)
+            frame.directions = (get_direction, self.erasures, directions)
+        if not any(directions):
+            return False
+        clean = frame.clean
+        if clean is not None and clean[1] is strategy and clean[0] == directions:
+            return False
+        changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
+                                  directions, strategy, False, None, notify)
+        if not changed:
+            if not frame.watched:
+                self._watch(frame, frame.values, resolved=True)
+            frame.clean = (directions, strategy)
+        return changed
+
+    def _edge_step(self, edge) -> EdgeStep | None:
+        result = edge.results[0]
+        shape = static_shape(result.type)
+        if shape is None or self.dataflow.strips_manual_axes(edge):
+            return None
+        sources = self.dataflow.sources(edge)
+        values = tuple([self.shardable_value(v) for v in sources]) + (result,)
+        return EdgeStep(edge, values, identity_rule(shape, len(sources)), len(sources))
+
+    def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
+        num_factors = len(frame.rule.factor_sizes)
+        by_heuristics = self._sweep_heuristics
+        if by_heuristics is not None and by_heuristics[2] is get_direction:
+            heuristics, priority, _ = by_heuristics
+            return heuristics.directions_of_op(node, num_factors, priority)
+        edge = node.op
+        return tuple([get_direction(edge, f) for f in range(num_factors)])
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
         result = edge.results[0]
@@ -352,9 +405,12 @@ class PropagationEngine(RewriteDriver):
                      OpNode.BARRIER: "propagate_barrier"}
 
     def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
-        if node.kind != OpNode.REGISTERED:
-            pattern = getattr(self, self.EDGE_PATTERNS[node.kind])
-            if pattern(node.op, strategy, get_direction, notify):
+        kind = node.kind
+        if kind != OpNode.REGISTERED:
+            if kind == OpNode.DATA_FLOW_EDGE and self.debug is None and self.trace is None:
+                if self.propagate_data_flow_edge_node(node, strategy, get_direction, notify):
+                    return True
+            elif getattr(self, self.EDGE_PATTERNS[kind])(node.op, strategy, get_direction, notify):
                 return True
         return self.propagate_registered_op(node, strategy, get_direction, notify)
 

@@ -119,7 +119,7 @@ class RewriteDriver(PropagationState):
             # Where a value's sharding lives moved (an erased edge): watch anew.
             self._watchers.clear()
             for node in self._nodes.values():
-                node.clean, node.watched, node.values = None, False, None
+                node.clean, node.watched, node.values, node.edge = None, False, None, False
 
     def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased, gone) -> None:
         for operand in op.operands:

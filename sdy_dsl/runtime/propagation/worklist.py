@@ -43,7 +43,7 @@ class OpNode:
     step changed nothing."""
 
     __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
-                 "step_key", "queued", "chain", "erased", "plain_user", "structure")
+                 "step_key", "queued", "chain", "erased", "plain_user", "structure", "edge")
 
     # kinds: which pattern propagates the op (see basic_propagation)
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
@@ -64,4 +64,24 @@ class OpNode:
         self.erased = False
         self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
         self.structure = None  # its structure id, once its frame is built (see values.structure_key)
+        self.edge = False  # a data-flow edge's EdgeStep, None: no memoized step; False: not built
+
+
+class EdgeStep:
+    """A data-flow edge's step as a registered op's is kept (see
+    PropagationEngine.propagate_data_flow_edge_node): its sources and its
+    result, an identity rule, and the same clean / memo state as an OpNode."""
+
+    __slots__ = ("op", "values", "rule", "num_sources", "clean", "watched", "step_key",
+                 "directions")
+
+    def __init__(self, op, values: tuple, rule, num_sources: int):
+        self.op = op
+        self.values = values  # the shardable values of its sources, then its result
+        self.rule = rule
+        self.num_sources = num_sources
+        self.clean = None  # as OpNode's
+        self.watched = False
+        self.step_key = None
+        self.directions = None  # (get_direction, erasures, directions) last asked
 
