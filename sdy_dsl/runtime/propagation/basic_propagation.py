@@ -160,6 +160,19 @@ class PropagationEngine(RewriteDriver):
         owners = self.store.owners
         for result in results:
             owners[result] = op
+        self._find_structure(node, operands, results)
+        rule = self.rule_of(op, node.structure)
+        if rule is not None:
+            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
+                return (rule, operands, results)
+        return None
+
+    def _find_structure(self, node: OpNode, operands, results) -> None:
+        if node.structure is not None:
+            return
+        op = node.op
+        if len(op.regions) and self.table.data_flow(op) is not None:
+            return  # (a data-flow op's body is its own: no other op shares it)
         key = structure_key(op, operands, results)
         if key is not None:
             # (a small integer from here on: the key's hash is not cheap)
@@ -167,11 +180,6 @@ class PropagationEngine(RewriteDriver):
             node.structure = ids.get(key)
             if node.structure is None:
                 node.structure = ids[key] = len(ids)
-        rule = self.rule_of(op, node.structure)
-        if rule is not None:
-            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
-                return (rule, operands, results)
-        return None
 
     def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
         frame = node.frame
@@ -304,7 +312,7 @@ class PropagationEngine(RewriteDriver):
         strip) steps like a registered op, memoized and skipped while clean."""
         frame = node.edge
         if frame is False:
-            frame = node.edge = self._edge_step(node.op)
+            frame = node.edge = self._edge_step(node)
         if frame is None:
             return self.propagate_data_flow_edge(node.op, strategy, get_direction, notify)
         kept = frame.directions
@@ -326,13 +334,15 @@ class PropagationEngine(RewriteDriver):
             frame.clean = (directions, strategy)
         return changed
 
-    def _edge_step(self, edge) -> EdgeStep | None:
+    def _edge_step(self, node: OpNode) -> EdgeStep | None:
+        edge = node.op
         result = edge.results[0]
         shape = static_shape(result.type)
         if shape is None or self.dataflow.strips_manual_axes(edge):
             return None
         sources = self.dataflow.sources(edge)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
+        self._find_structure(node, None, [result])  # (edges alike share their directions)
         return EdgeStep(edge, values, identity_rule(shape, len(sources)), len(sources))
 
     def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:

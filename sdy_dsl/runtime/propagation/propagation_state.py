@@ -48,6 +48,7 @@ class PropagationState:
         self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._nodes: dict = {}  # op -> OpNode
+        self._node_kinds: dict = {}  # op name -> OpNode kind
         self._sweep_heuristics = None  # see run_to_fixed_point
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
         self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
@@ -207,17 +208,21 @@ class PropagationState:
         except KeyError:
             pass
         name = op.name
-        edge_kind = self.table.edge_kind(name)
-        if edge_kind == "data-flow":
-            kind = OpNode.DATA_FLOW_EDGE
-        elif edge_kind == "func-call":
-            kind = OpNode.FUNC_EDGE
-        elif self.table.barrier_attr(name) is not None:
-            kind = OpNode.BARRIER
-        else:
-            kind = OpNode.REGISTERED
+        kind = self._node_kinds.get(name)
+        if kind is None:
+            kind = self._node_kinds[name] = self._node_kind(name)
         node = self._nodes[op] = OpNode(op, kind)
         return node
+
+    def _node_kind(self, name: str) -> int:
+        edge_kind = self.table.edge_kind(name)
+        if edge_kind == "data-flow":
+            return OpNode.DATA_FLOW_EDGE
+        if edge_kind == "func-call":
+            return OpNode.FUNC_EDGE
+        if self.table.barrier_attr(name) is not None:
+            return OpNode.BARRIER
+        return OpNode.REGISTERED
 
     # ------------------------------------------------------------- rules
 
