@@ -193,6 +193,25 @@ class ShardingStore:
             sharding = erase_manual_axes(sharding, manual)
         return sharding
 
+    def read_results(self, op: ir.Operation, results) -> None:
+        """Read the shardings of an op's results at once (buffered mode; what
+        `get` / `token` would read one value at a time)."""
+        if not self.buffered or not results or results[0] in self.current:
+            return
+        decl = self.table.result_slot(op.name)
+        if decl is None or decl.kind not in ("single", "per-value"):
+            return
+        kind, attr = decl.kind, decl.attr
+        shardings = self._slot(op, attr, kind, lambda: results)
+        current, tokens, intern = self.current, self.tokens, self.intern
+        for index, value in enumerate(results):
+            position = 0 if kind == "single" else index
+            self._located[value] = (op, decl, index)
+            self._reads[value] = ((op, attr), position, None, kind)
+            sharding = current[value] = shardings[position]
+            if intern is not None:
+                tokens[value] = intern(sharding)
+
     def may_hold(self, op: ir.Operation, attr: str) -> bool:
         """False when the op's slot `attr` surely holds no sharding (a quick
         test for walks over every op)."""

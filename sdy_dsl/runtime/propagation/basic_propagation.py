@@ -157,9 +157,11 @@ class PropagationEngine(RewriteDriver):
         one that does not fit the op); propagation changes no op's operands."""
         op = node.op
         operands, results = list(op.operands), list(op.results)
-        owners = self.store.owners
+        store = self.store
+        owners = store.owners
         for result in results:
             owners[result] = op
+        store.read_results(op, results)
         self._find_structure(node, operands, results)
         rule = self.rule_of(op, node.structure)
         if rule is not None:
