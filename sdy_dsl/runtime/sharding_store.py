@@ -51,7 +51,7 @@ class ShardingStore:
         self.table = table  # the InterfaceRegistry of the run
         self.buffered = buffered
         self._slots: dict = {}  # (op, attr) -> list of shardings (None: absent)
-        self._dirty: set = set()
+        self._dirty: dict = {}  # (op, attr) -> (kind, shardings) of a changed slot (buffered mode)
         # value -> where its sharding lives (buffered mode: the IR's structure does not
         # change while a pass works on the buffer, but for erased ops, never asked again)
         self._located: dict = {}
@@ -281,6 +281,24 @@ class ShardingStore:
         self._changed(value)
         return True
 
+    def replace(self, value: ir.Value, sharding: TensorSharding, token: int) -> None:
+        """`set` for a caller that knows `sharding` differs from the value's
+        current one and its interned token (propagation's memoized steps)."""
+        read = self._reads.get(value) if self.buffered else None
+        if read is not None and read[2] is None:
+            key, position, _, kind = read
+            shardings = self._slots[key]
+            if kind != "per-value" or len(shardings) == 1 or None not in shardings:
+                shardings[position] = sharding
+                self._dirty[key] = (kind, shardings)
+                self.version += 1
+                self.current[value] = sharding
+                self.tokens[value] = token
+                if self.on_change is not None:
+                    self.on_change(value)
+                return
+        self.set(value, sharding)
+
     def _changed(self, value: ir.Value, now=None) -> None:
         """`value`'s sharding changed; `now`: what `get` returns for it now, if
         known (else it is read again when asked)."""
@@ -309,7 +327,7 @@ class ShardingStore:
 
     def _write_or_mark(self, op, attr, kind, shardings, index=None) -> None:
         if self.buffered:
-            self._dirty.add((op, attr, kind))
+            self._dirty[(op, attr)] = (kind, shardings)
             return
         _write(op, attr, kind, shardings)
 
@@ -318,10 +336,18 @@ class ShardingStore:
 
         Writes are gathered first: an ir.Operation's hash changes when its
         attributes do, so no op-keyed lookup may follow a write."""
-        writes = [(op, attr, kind, self._slots[(op, attr)]) for op, attr, kind in self._dirty]
+        writes = list(self._dirty.items())
         self._dirty.clear()
-        for op, attr, kind, shardings in writes:
-            _write(op, attr, kind, shardings)
+        encoded: dict = {}  # (ids of the shardings) -> their attribute: writes repeat them
+        for (op, attr), (kind, shardings) in writes:
+            if kind == "per-value" and None not in shardings:
+                key = tuple([id(s) for s in shardings])  # (all alive until the loop ends)
+                value = encoded.get(key)
+                if value is None:
+                    value = encoded[key] = codec.sharding_per_value_attr(shardings)
+                op.attributes[attr] = value
+            else:
+                _write(op, attr, kind, shardings)
         self._slots.clear()
         self._located.clear()
         self._reads.clear()
@@ -332,7 +358,7 @@ class ShardingStore:
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
         for key in [k for k in self._dirty if k[0] == op]:
-            self._dirty.discard(key)
+            del self._dirty[key]
         for key in [k for k in self._slots if k[0] == op]:
             del self._slots[key]
         self._reads.clear()

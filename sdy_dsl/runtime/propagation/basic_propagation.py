@@ -290,7 +290,7 @@ class PropagationEngine(RewriteDriver):
             value = values[index]
             if value is None:
                 continue  # nowhere to keep it: Shardy's setSharding does nothing
-            store.set(value, new)
+            store.replace(value, new, new_token)
             self.notify_sharding_modified(value, notify)
             self._sync_group(value, new, notify)  # (operands and results alike)
             any_updated = True

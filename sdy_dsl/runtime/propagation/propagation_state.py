@@ -98,7 +98,7 @@ class PropagationState:
         self._with_rule_attr = [op for op in self._module_ops if SHARDING_RULE_ATTR in op.attributes]
         self.groups = ShardingGroupMap(self._module_ops)
         self.group_of = self.groups.group_of  # (read on every update)
-        self.calls = CallGraph(self.funcs, self.table)
+        self.calls = CallGraph(self.funcs, self.table, {op.name for op in self._func_ops})
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
@@ -272,6 +272,7 @@ class PropagationState:
     # ------------------------------------------------------------- notifications
 
     def notify_users_modified(self, value: ir.Value, notify) -> None:
+        """notify(node) for each op a change of `value`'s sharding concerns as its user."""
         for use in value.uses:
             user = use.owner.operation
             node = self.node(user)
@@ -281,11 +282,11 @@ class PropagationState:
                 node.plain_user = (not table.is_terminator(user) and table.data_flow(user) is None
                                    and table.callee_attr(user.name) is None)
             if node.plain_user:
-                notify(user)
+                notify(node)
                 continue
             edge = self.dataflow.edge_of_source(use)
             if edge is not None:
-                notify(edge)
+                notify(self.node(edge))
             elif self.table.is_terminator(user):
                 self._notify_terminator_users(user, use.operand_number, notify)
             elif self.table.callee_attr(user.name) is not None:
@@ -295,7 +296,7 @@ class PropagationState:
                     self.notify_users_modified(
                         callee.regions[0].blocks[0].arguments[use.operand_number], notify)
             else:
-                notify(user)
+                notify(node)
 
     def _notify_terminator_users(self, terminator: ir.Operation, index: int, notify) -> None:
         """A returned value feeds every call of its func (the users of the call
@@ -303,7 +304,7 @@ class PropagationState:
         parent = terminator.parent.operation
         calls = self.calls.calls_of(parent) if parent.name == "func.func" else ()
         if not calls:
-            notify(parent)
+            notify(self.node(parent))
             return
         for call in calls:
             self.notify_users_modified(call.results[index], notify)
@@ -316,9 +317,9 @@ class PropagationState:
         return self._func_ops
 
     def notify_sharding_modified(self, value: ir.Value, notify) -> None:
-        """Notify the ops a change of `value`'s sharding concerns: its owner,
-        its users (through edges, terminators and calls). They depend on the
-        IR's structure only, which propagation changes only by erasing ops:
+        """notify(node) for each op a change of `value`'s sharding concerns: its
+        owner, its users (through edges, terminators and calls). They depend on
+        the IR's structure only, which propagation changes only by erasing ops:
         kept per value until an erasure."""
         if self._notified_erasures != self.erasures:
             self._notified.clear()
@@ -328,7 +329,7 @@ class PropagationState:
         except KeyError:
             found = []
             self._notify_sharding_modified(value, found.append)
-            targets = self._notified[value] = tuple([self.node(op) for op in found])
+            targets = self._notified[value] = tuple(found)
         for node in targets:
             notify(node)
 
@@ -340,7 +341,7 @@ class PropagationState:
             if op.name == DATA_FLOW_EDGE:
                 for target in self.dataflow.non_owner_targets(op):
                     self.notify_users_modified(target, notify)
-            notify(op)
+            notify(self.node(op))
         else:
-            notify(value.owner.owner.operation)
+            notify(self.node(value.owner.owner.operation))
         self.notify_users_modified(value, notify)

@@ -38,9 +38,12 @@ class RewriteDriver(PropagationState):
         by_heuristics = getattr(get_direction, "heuristic_directions", None)
         self._sweep_heuristics = by_heuristics + (get_direction,) if by_heuristics else None
 
+        push_all = worklist.push_all
+
         def notify(node):
             if node is not current:
-                self._push_with_ancestors(worklist, node)
+                chain = node.chain
+                push_all(chain if chain is not None else self._chain(node))
 
         pop = worklist.pop
         while True:
@@ -69,20 +72,22 @@ class RewriteDriver(PropagationState):
         return self._order
 
     def _push_with_ancestors(self, worklist: Worklist, node: OpNode) -> None:
-        chain = node.chain  # (an op's ancestors stay while it lives)
-        if chain is None:
-            chain = [node]
-            parent = node.op.parent
-            while parent is not None:
-                parent = parent.operation
-                if parent == self.module:
-                    break
-                chain.append(self.node(parent))
-                parent = parent.parent
-            chain = node.chain = tuple(chain)
-        push = worklist.push
-        for ancestor in chain:
-            push(ancestor)
+        chain = node.chain
+        worklist.push_all(chain if chain is not None else self._chain(node))
+
+    def _chain(self, node: OpNode) -> tuple:
+        """The node and its ancestors below the module, pushed together (kept:
+        an op's ancestors stay while it lives)."""
+        chain = [node]
+        parent = node.op.parent
+        while parent is not None:
+            parent = parent.operation
+            if parent == self.module:
+                break
+            chain.append(self.node(parent))
+            parent = parent.parent
+        chain = node.chain = tuple(chain)
+        return chain
 
     def _is_trivially_dead(self, op: ir.Operation) -> bool:
         for result in op.results:

@@ -21,6 +21,13 @@ class Worklist:
         node.queued = len(self.items)
         self.items.append(node)
 
+    def push_all(self, nodes) -> None:
+        items = self.items
+        for node in nodes:
+            if node.queued < 0:
+                node.queued = len(items)
+                items.append(node)
+
     def pop(self):
         """The top node, or None when none is left."""
         items = self.items
