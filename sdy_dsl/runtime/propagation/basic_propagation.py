@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from jaxlib.mlir import ir
 
-from ..op_sharding_rule import OpShardingRule
+from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import TensorSharding
 from ..values import block_terminator, structure_key, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
@@ -162,6 +162,11 @@ class PropagationEngine(RewriteDriver):
         for result in results:
             owners[result] = op
         store.read_results(op, results)
+        _, may_flow, never_rule = self.name_facts(op.name)
+        if not may_flow:
+            self.shardable_results(results)
+        if never_rule and SHARDING_RULE_ATTR not in op.attributes:
+            return None
         self._find_structure(node, operands, results)
         rule = self.rule_of(op, node.structure)
         if rule is not None:
@@ -236,7 +241,8 @@ class PropagationEngine(RewriteDriver):
         """propagate_tensors for a registered op, without debug info or trace (see _memo_step)."""
         values = node.values
         if values is None:
-            values = node.values = [self.shardable_value(v) for v in operands + results]
+            shardable = self.shardable_value
+            values = node.values = [shardable(v) for v in operands + results]
         # Ops of one structure have one rule (unless a caller's rule
         # provider decides per op): they share the static part.
         structure = node.structure if self._rules_by_structure is not None else None

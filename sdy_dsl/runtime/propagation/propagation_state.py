@@ -48,7 +48,7 @@ class PropagationState:
         self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._nodes: dict = {}  # op -> OpNode
-        self._node_kinds: dict = {}  # op name -> OpNode kind
+        self._name_facts: dict = {}  # op name -> facts of its ops (see name_facts)
         self._sweep_heuristics = None  # see run_to_fixed_point
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
         self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
@@ -139,6 +139,15 @@ class PropagationState:
             found = self._shardable[value] = self._find_shardable_value(value)
             return found
 
+    def shardable_results(self, results) -> None:
+        """The results of an op that has no data-flow edges keep their own shardings."""
+        if self._shardable_erasures != self.erasures:
+            self._shardable.clear()
+            self._shardable_erasures = self.erasures
+        shardable = self._shardable
+        for result in results:
+            shardable[result] = result
+
     def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
         owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
         edge = self.dataflow.edge_of_target(value, owner)
@@ -207,12 +216,21 @@ class PropagationState:
             return self._nodes[op]
         except KeyError:
             pass
-        name = op.name
-        kind = self._node_kinds.get(name)
-        if kind is None:
-            kind = self._node_kinds[name] = self._node_kind(name)
-        node = self._nodes[op] = OpNode(op, kind)
+        node = self._nodes[op] = OpNode(op, self.name_facts(op.name)[0])
         return node
+
+    def name_facts(self, name: str) -> tuple:
+        """(OpNode kind, whether an op of this name may have data-flow edges,
+        whether the rule provider surely gives it no rule but its own attribute)."""
+        try:
+            return self._name_facts[name]
+        except KeyError:
+            pass
+        never_rule = (self._rules_by_structure is not None
+                      and self.registry.sharding_rules.never_has_rule(name))
+        facts = self._name_facts[name] = (self._node_kind(name), bool(self.table.of(name).data_flow),
+                                          never_rule)
+        return facts
 
     def _node_kind(self, name: str) -> int:
         edge_kind = self.table.edge_kind(name)
