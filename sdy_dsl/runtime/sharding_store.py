@@ -203,14 +203,14 @@ class ShardingStore:
             return
         kind, attr = decl.kind, decl.attr
         shardings = self._slot(op, attr, kind, lambda: results)
-        current, tokens, intern = self.current, self.tokens, self.intern
+        current, tokens, intern, reads = self.current, self.tokens, self.intern, self._reads
+        key = (op, attr)
         for index, value in enumerate(results):
             position = 0 if kind == "single" else index
-            self._located[value] = (op, decl, index)
-            self._reads[value] = ((op, attr), position, None, kind)
+            reads[value] = (key, position, None, kind)
             sharding = current[value] = shardings[position]
             if intern is not None:
-                tokens[value] = intern(sharding)
+                tokens[value] = intern(sharding) if sharding is not None else 0
 
     def may_hold(self, op: ir.Operation, attr: str) -> bool:
         """False when the op's slot `attr` surely holds no sharding (a quick

@@ -153,8 +153,9 @@ class PropagationEngine(RewriteDriver):
     # ------------------------------------------------------------- patterns
 
     def _frame(self, node: OpNode):
-        """(rule, operands, results) of a registered op's step, or None (no rule, or
-        one that does not fit the op); propagation changes no op's operands."""
+        """The rule of a registered op's step, or None (no rule, or one that does
+        not fit the op); its operands' and results' shardable values go to
+        `node.values` (propagation changes no op's operands)."""
         op = node.op
         operands, results = list(op.operands), list(op.results)
         store = self.store
@@ -171,8 +172,13 @@ class PropagationEngine(RewriteDriver):
         rule = self.rule_of(op, node.structure)
         if rule is not None:
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
-                return (rule, operands, results)
+                node.values = self._shardable_values(operands + results)
+                return rule
         return None
+
+    def _shardable_values(self, values) -> tuple:
+        shardable = self.shardable_value
+        return tuple([shardable(v) for v in values])
 
     def _find_structure(self, node: OpNode, operands, results) -> None:
         if node.structure is not None:
@@ -189,20 +195,18 @@ class PropagationEngine(RewriteDriver):
                 node.structure = ids[key] = len(ids)
 
     def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
-        frame = node.frame
-        if frame is False:
-            frame = node.frame = self._frame(node)
-        if frame is None:
+        rule = node.frame
+        if rule is False:
+            rule = node.frame = self._frame(node)
+        if rule is None:
             return False
-        rule, operands, results = frame
         op = node.op
         by_heuristics = self._sweep_heuristics
         if by_heuristics is not None and by_heuristics[2] is get_direction:
             heuristics, priority, _ = by_heuristics
             kept = node.directions
             if kept is None or kept[0] is not heuristics or kept[1] != self.erasures:
-                heuristics.directions_of_op(node, len(rule.factor_sizes), priority)
-                kept = node.directions
+                kept = heuristics.directions_of_op(node, len(rule.factor_sizes))
             directions, any_direction = kept[2][priority], kept[3][priority]
         else:
             directions = tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))])
@@ -214,13 +218,20 @@ class PropagationEngine(RewriteDriver):
             # A step is a function of the shardings, the rule, the directions
             # and the strategy: if it changed nothing with these inputs before,
             # it would change nothing again (most visits are such repeats).
-            clean = node.clean
-            if clean is not None and clean[1] is strategy and clean[0] == directions:
+            if node.clean_by is strategy and node.clean == directions:
                 return False
+        num_operands = len(rule.operand_mappings)
         if self.debug is None and not tracing:
-            changed = self._registered_step(node, rule, operands, results, directions, strategy,
-                                            notify)
+            values = node.values
+            if values is None:  # (forgotten when an edge was erased)
+                values = node.values = self._shardable_values(list(op.operands) + list(op.results))
+            # Ops of one structure have one rule (unless a caller's rule
+            # provider decides per op): they share the static part.
+            structure = node.structure if self._rules_by_structure is not None else None
+            changed = self._memo_step(node, values, rule, num_operands, directions, strategy,
+                                      self.conservative, structure, notify)
         else:
+            operands, results = list(op.operands), list(op.results)
             operand_shardings = [self.get(v) for v in operands]
             result_shardings = [self.get(v) for v in results]
             changed = self.propagate_tensors(
@@ -229,25 +240,11 @@ class PropagationEngine(RewriteDriver):
                 rule, directions.__getitem__, strategy, self.conservative, notify)
         if not changed and not tracing:
             if not node.watched:
-                if node.values is not None:
-                    self._watch(node, node.values, resolved=True)
-                else:
-                    self._watch(node, operands + results)
-            node.clean = (directions, strategy)
+                if node.values is None:
+                    node.values = self._shardable_values(list(op.operands) + list(op.results))
+                self._watch(node, node.values, resolved=True)
+            node.clean, node.clean_by = directions, strategy
         return changed
-
-    def _registered_step(self, node: OpNode, rule, operands, results, directions, strategy,
-                         notify) -> bool:
-        """propagate_tensors for a registered op, without debug info or trace (see _memo_step)."""
-        values = node.values
-        if values is None:
-            shardable = self.shardable_value
-            values = node.values = [shardable(v) for v in operands + results]
-        # Ops of one structure have one rule (unless a caller's rule
-        # provider decides per op): they share the static part.
-        structure = node.structure if self._rules_by_structure is not None else None
-        return self._memo_step(node, values, rule, len(operands), directions, strategy,
-                               self.conservative, structure, notify)
 
     def _memo_step(self, holder, values, rule, num_operands: int, directions, strategy,
                    conservative: bool, structure, notify) -> bool:
@@ -266,21 +263,19 @@ class PropagationEngine(RewriteDriver):
             key = [store.token(v) for v in values]
         if not any(key):
             return False  # no sharding on any of its values: no mesh, nothing to propagate
-        keys = holder.step_key
-        if keys is None:
-            keys = holder.step_key = []
-        for kept_directions, kept_strategy, static in keys:
-            if kept_directions is directions and kept_strategy is strategy:
-                break
+        kept = holder.step_key
+        if kept is not None and kept[0] is directions and kept[1] is strategy:
+            static = kept[2]
         else:
             shared = (structure, directions, strategy) if structure is not None else None
-            static = self._static_keys.get(shared) if shared is not None else None
-            if static is None:
-                static = self.steps.intern(self.steps.static_key(
-                    rule, directions, strategy, conservative, holder.op, structure))
+            kept = self._static_keys.get(shared) if shared is not None else None
+            if kept is None:
+                kept = (directions, strategy, self.steps.intern(self.steps.static_key(
+                    rule, directions, strategy, conservative, holder.op, structure)))
                 if shared is not None:
-                    self._static_keys[shared] = static
-            keys.append((directions, strategy, static))
+                    self._static_keys[shared] = kept  # (one tuple for the ops alike)
+            holder.step_key = kept
+            static = kept[2]
         key.append(static)
         key = tuple(key)
         memo = self.steps.compiled
@@ -331,15 +326,14 @@ class PropagationEngine(RewriteDriver):
             frame.directions = (get_direction, self.erasures, directions)
         if not any(directions):
             return False
-        clean = frame.clean
-        if clean is not None and clean[1] is strategy and clean[0] == directions:
+        if frame.clean_by is strategy and frame.clean == directions:
             return False
         changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
                                   directions, strategy, False, None, notify)
         if not changed:
             if not frame.watched:
                 self._watch(frame, frame.values, resolved=True)
-            frame.clean = (directions, strategy)
+            frame.clean, frame.clean_by = directions, strategy
         return changed
 
     def _edge_step(self, node: OpNode) -> EdgeStep | None:
@@ -358,7 +352,7 @@ class PropagationEngine(RewriteDriver):
         by_heuristics = self._sweep_heuristics
         if by_heuristics is not None and by_heuristics[2] is get_direction:
             heuristics, priority, _ = by_heuristics
-            return heuristics.directions_of_op(node, num_factors, priority)
+            return heuristics.directions_of_op(node, num_factors)[2][priority]
         edge = node.op
         return tuple([get_direction(edge, f) for f in range(num_factors)])
 

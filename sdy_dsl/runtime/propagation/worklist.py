@@ -49,7 +49,8 @@ class OpNode:
     op is erased): how it propagates, its step's frame, and whether its last
     step changed nothing."""
 
-    __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
+    __slots__ = ("op", "kind", "frame", "clean", "clean_by", "watched", "live_at", "directions",
+                 "values",
                  "step_key", "queued", "chain", "erased", "plain_user", "structure", "edge")
 
     # kinds: which pattern propagates the op (see basic_propagation)
@@ -58,14 +59,15 @@ class OpNode:
     def __init__(self, op, kind: int):
         self.op = op
         self.kind = kind
-        self.frame = False  # (rule, operands, results) of its step, None: none; False: not built
-        self.clean = None  # (directions, strategy) of a step that changed nothing, until
-        #                    one of its values' shardings changes
+        self.frame = False  # the rule of its step, None: none; False: not built
+        self.clean = None  # the directions of a step that changed nothing, until one of
+        #                    its values' shardings changes, and its strategy:
+        self.clean_by = None
         self.watched = False  # registered as a reader of its values' shardings
         self.live_at = -1  # the engine's erasure count when the op was last seen alive
         self.directions = None  # per op priority, its factors' directions (see HeuristicDirections)
         self.values = None  # where its operands' and results' shardings live (shardable values)
-        self.step_key = None  # [(directions, strategy, the step memo key's part they fix)]
+        self.step_key = None  # (directions, strategy, the step memo key's part they fix) last used
         self.queued = -1  # its position in the worklist, -1: not queued
         self.chain = None  # itself and its ancestors below the module, pushed together
         self.erased = False
@@ -79,8 +81,8 @@ class EdgeStep:
     PropagationEngine.propagate_data_flow_edge_node): its sources and its
     result, an identity rule, and the same clean / memo state as an OpNode."""
 
-    __slots__ = ("op", "values", "rule", "num_sources", "clean", "watched", "step_key",
-                 "directions")
+    __slots__ = ("op", "values", "rule", "num_sources", "clean", "clean_by", "watched",
+                 "step_key", "directions")
 
     def __init__(self, op, values: tuple, rule, num_sources: int):
         self.op = op
@@ -88,6 +90,7 @@ class EdgeStep:
         self.rule = rule
         self.num_sources = num_sources
         self.clean = None  # as OpNode's
+        self.clean_by = None
         self.watched = False
         self.step_key = None
         self.directions = None  # (get_direction, erasures, directions) last asked
