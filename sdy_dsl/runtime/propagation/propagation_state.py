@@ -273,9 +273,14 @@ class PropagationState:
         """Attach created rules (keep) or remove every non-custom rule (reference default)."""
         if keep:
             # Iterate items (no lookups): op hashes change as attributes are written.
+            encoded: dict = {}  # id(rule) -> its attribute (ops alike share one rule)
             for op, rule in list(self._rule_attached.items()):
-                if SHARDING_RULE_ATTR not in op.attributes:
-                    op.attributes[SHARDING_RULE_ATTR] = rule.to_attr(op.context)
+                attrs = op.attributes
+                if SHARDING_RULE_ATTR not in attrs:
+                    attr = encoded.get(id(rule))
+                    if attr is None:
+                        attr = encoded[id(rule)] = rule.to_attr(op.context)
+                    attrs[SHARDING_RULE_ATTR] = attr
             return
 
         # Without `keep`, propagation adds no rule: the ops that carry one are
