@@ -193,18 +193,25 @@ class ShardingStore:
             sharding = erase_manual_axes(sharding, manual)
         return sharding
 
-    def read_results(self, op: ir.Operation, results) -> None:
+    def read_results(self, op: ir.Operation, results, attrs=None) -> None:
         """Read the shardings of an op's results at once (buffered mode; what
-        `get` / `token` would read one value at a time)."""
+        `get` / `token` would read one value at a time); `attrs`: the op's
+        attributes, if the caller has them."""
         if not self.buffered or not results or results[0] in self.current:
             return
         decl = self.table.result_slot(op.name)
         if decl is None or decl.kind not in ("single", "per-value"):
             return
         kind, attr = decl.kind, decl.attr
-        shardings = self._slot(op, attr, kind, lambda: results)
-        current, tokens, intern, reads = self.current, self.tokens, self.intern, self._reads
         key = (op, attr)
+        shardings = self._slots.get(key)
+        if shardings is None:
+            if attr in (attrs if attrs is not None else op.attributes):
+                shardings = self._read(op, attr, kind, results)
+            else:
+                shardings = [None] * (1 if kind == "single" else len(results))
+            self._slots[key] = shardings
+        current, tokens, intern, reads = self.current, self.tokens, self.intern, self._reads
         for index, value in enumerate(results):
             position = 0 if kind == "single" else index
             reads[value] = (key, position, None, kind)

@@ -157,17 +157,19 @@ class PropagationEngine(RewriteDriver):
         not fit the op); its operands' and results' shardable values go to
         `node.values` (propagation changes no op's operands)."""
         op = node.op
-        operands, results = list(op.operands), list(op.results)
+        results = list(op.results)
+        attrs = op.attributes
         store = self.store
         owners = store.owners
         for result in results:
             owners[result] = op
-        store.read_results(op, results)
-        _, may_flow, never_rule = self.name_facts(op.name)
+        store.read_results(op, results, attrs)
+        _, may_flow, never_rule, _ = self.name_facts(op.name)
         if not may_flow:
             self.shardable_results(results)
-        if never_rule and SHARDING_RULE_ATTR not in op.attributes:
+        if never_rule and SHARDING_RULE_ATTR not in attrs:
             return None
+        operands = list(op.operands)
         self._find_structure(node, operands, results)
         rule = self.rule_of(op, node.structure)
         if rule is not None:
@@ -257,8 +259,7 @@ class PropagationEngine(RewriteDriver):
         with the current sharding is comparing two integers."""
         store = self.store
         try:
-            tokens = store.tokens
-            key = [tokens[v] for v in values]  # read before and unchanged since
+            key = list(map(store.tokens.__getitem__, values))  # read before and unchanged since
         except KeyError:
             key = [store.token(v) for v in values]
         if not any(key):

@@ -221,15 +221,20 @@ class PropagationState:
 
     def name_facts(self, name: str) -> tuple:
         """(OpNode kind, whether an op of this name may have data-flow edges,
-        whether the rule provider surely gives it no rule but its own attribute)."""
+        whether the rule provider surely gives it no rule but its own attribute,
+        whether it is surely no terminator, data-flow op or call)."""
         try:
             return self._name_facts[name]
         except KeyError:
             pass
         never_rule = (self._rules_by_structure is not None
                       and self.registry.sharding_rules.never_has_rule(name))
-        facts = self._name_facts[name] = (self._node_kind(name), bool(self.table.of(name).data_flow),
-                                          never_rule)
+        decl = self.table.of(name)
+        may_flow = bool(decl.data_flow)
+        # A use by such an op notifies just the op (see notify_users_modified).
+        plain_user = (not may_flow and "terminator" not in decl.traits
+                      and self.table.callee_attr(name) is None)
+        facts = self._name_facts[name] = (self._node_kind(name), may_flow, never_rule, plain_user)
         return facts
 
     def _node_kind(self, name: str) -> int:
@@ -302,8 +307,9 @@ class PropagationState:
             if node.plain_user is None:
                 # Not a terminator, a data-flow op or a call: its use is its own.
                 table = self.table
-                node.plain_user = (not table.is_terminator(user) and table.data_flow(user) is None
-                                   and table.callee_attr(user.name) is None)
+                node.plain_user = self.name_facts(user.name)[3] or (
+                    not table.is_terminator(user) and table.data_flow(user) is None
+                    and table.callee_attr(user.name) is None)
             if node.plain_user:
                 notify(node)
                 continue
