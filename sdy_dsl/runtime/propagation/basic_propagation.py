@@ -437,16 +437,24 @@ class PropagationEngine(RewriteDriver):
         if self.store.version == version:
             self._func_results_quiet = (strategy, version)
 
-    def _propagate_func_results(self, strategy) -> None:
-        for func in self.calls.main_funcs():
-            blocks = func.regions[0].blocks
-            if len(blocks) == 0:
-                continue
-            ret = block_terminator(blocks[0])
-            for index, value in enumerate(ret.operands):
-                shape = static_shape(value.type)
-                if shape is None:
+    def _returned_values(self) -> list:
+        """(func, [(index, returned value, its shape)]) of the main funcs (kept:
+        propagation never erases a terminator)."""
+        if self._returned is None:
+            self._returned = []
+            for func in self.calls.main_funcs():
+                blocks = func.regions[0].blocks
+                if len(blocks) == 0:
                     continue
+                ret = block_terminator(blocks[0])
+                returned = [(index, value, static_shape(value.type))
+                            for index, value in enumerate(ret.operands)]
+                self._returned.append((func, [r for r in returned if r[2] is not None]))
+        return self._returned
+
+    def _propagate_func_results(self, strategy) -> None:
+        for func, returned in self._returned_values():
+            for index, value, shape in returned:
                 inputs = (strategy, self.get(value), self.get_func_result(func, index))
                 key = (func, index)
                 last = self._func_results_unchanged.get(key)

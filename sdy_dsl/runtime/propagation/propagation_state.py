@@ -52,6 +52,7 @@ class PropagationState:
         self._sweep_heuristics = None  # see run_to_fixed_point
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
         self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
+        self._returned = None  # the main funcs' returned values (see _returned_values)
         self._notified: dict = {}  # value -> the ops a change of its sharding notifies
         self._notified_erasures = 0
         self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
