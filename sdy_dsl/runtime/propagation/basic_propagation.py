@@ -171,10 +171,11 @@ class PropagationEngine(RewriteDriver):
             return None
         operands = list(op.operands)
         self._find_structure(node, operands, results)
-        rule = self.rule_of(op, node.structure)
+        rule = self.rule_of(op, node.structure, attrs)
         if rule is not None:
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
-                node.values = self._shardable_values(operands + results)
+                node.values = (self._shardable_values(operands)
+                               + (tuple(results) if not may_flow else self._shardable_values(results)))
                 return rule
         return None
 

@@ -250,10 +250,12 @@ class PropagationState:
 
     # ------------------------------------------------------------- rules
 
-    def rule_of(self, op: ir.Operation, structure=None) -> OpShardingRule | None:
+    def rule_of(self, op: ir.Operation, structure=None, attrs=None) -> OpShardingRule | None:
         """getOrCreateShardingRule: the op's own attribute, or the registry's (attached).
-        `structure`: the id of the op's structure key, if it has one (see values.structure_key)."""
-        attrs = op.attributes
+        `structure`: the id of the op's structure key, if it has one (see values.structure_key);
+        `attrs`: the op's attributes, if the caller has them."""
+        if attrs is None:
+            attrs = op.attributes
         if SHARDING_RULE_ATTR in attrs:
             rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
             self._rule_attached[op] = rule

@@ -65,7 +65,8 @@ class RewriteDriver(PropagationState):
         then only erased ops leave it."""
         if self._order is None:
             ops = self._module_ops if self.erasures == 0 else ops_under(self.module)[1:]
-            self._order = [self.node(op) for op in ops]
+            nodes, node = self._nodes, self.node
+            self._order = [nodes.get(op) or node(op) for op in ops]
         elif self._order_erasures != self.erasures:
             self._order = [node for node in self._order if not node.erased]
         self._order_erasures = self.erasures
