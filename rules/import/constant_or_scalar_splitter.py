@@ -4,7 +4,7 @@ The rule file's `params:` classify ops by name (constant sources, ops that
 preserve constness, scalar expansions, followers); this module does what
 depends on visiting order: the call-graph order, the walk of each body,
 copying sub-computations per use (and callees as `@f_<n>`), erasing what is
-left unused, converting the constants left.
+left unused; constants are converted as the visit reaches them.
 
 Every op of a module is visited, so the visit does little per op: its kind
 comes from its name (asked of the registry once per name), its operands are
@@ -162,6 +162,7 @@ class Body:
         self.by_expansions: dict = {}
         self.users: set = set()
         self.has_followers = has_followers
+        self.converted: list = []  # the constants replaced by their conversions
 
     def add(self, op, ops: dict, values: dict) -> None:
         ops[op] = None
@@ -266,8 +267,10 @@ class _Splitter:
         self.followers_of.clear()  # erased values' addresses may be reused
         for op in body.expansions:
             self.erase_if_unused(op, body)
-        kept = [op for op in reversed(body.constants) if not self.erase_if_unused(op, body)]
-        self.convert_constants(reversed(kept))
+        for op in reversed(body.constants):
+            self.erase_if_unused(op, body)
+        for op in body.converted:  # (unused since their conversion)
+            op.erase()
 
     def settle(self, op, kind: int, computations: list[tuple[str, str]]) -> bool:
         """Mark this body's computations non-constant if `op` is a non-constant op; whether they are."""
@@ -281,6 +284,12 @@ class _Splitter:
         if kind == FOLLOWER:
             return
         if kind == SOURCE:
+            target = self.classes.conversions.get(name)
+            if target is not None:
+                # Converted first, as the reference does: its uses keep their order. The
+                # original goes at the end of the body (the walk is at it).
+                body.converted.append(op)
+                op = self.convert(op, target, erase=False)
             body.add(op, body.constants, body.by_constants)
             return
         is_user = op in body.users
@@ -318,15 +327,9 @@ class _Splitter:
         op.erase()
         return True
 
-    def convert_constants(self, constants) -> None:
-        """The constants of the conversions' ops become their targets."""
-        conversions = self.classes.conversions
-        for op in constants:
-            target = conversions.get(op.name)
-            if target is not None:
-                self.convert(op, target)
-
-    def convert(self, op, target: str) -> ir.Operation:
+    def convert(self, op, target: str, erase: bool = True) -> ir.Operation:
+        """`op` becomes an op named `target` with its attributes, right before it
+        (erased unless `erase` is False: then it is left without uses)."""
         results = op.results
         new = ir.Operation.create(target, results=results.types, attributes=_attributes(op),
                                   loc=op.location, ip=ir.InsertionPoint(op))
@@ -335,7 +338,8 @@ class _Splitter:
         else:
             for old, result in zip(results, new.results):
                 old.replace_all_uses_with(result)
-        op.erase()
+        if erase:
+            op.erase()
         return new
 
     # ------------------------------------------------------------------ copies
@@ -366,17 +370,11 @@ class _Splitter:
                     stack.append((operand, producer, False))
 
     def copy_op(self, op: ir.Operation, value: ir.Value, mapping: dict, body: Body) -> None:
-        # Copies go right before the original, in creation order; a constant
-        # still to convert is copied converted.
+        # Copies go right before the original, in creation order.
         name = op.name
-        target = self.classes.conversions.get(name)
-        if target is not None:
-            copy = ir.Operation.create(target, results=op.results.types, attributes=_attributes(op),
-                                       loc=op.location, ip=ir.InsertionPoint(op))
-        else:
-            copy = op.clone(ip=ir.InsertionPoint(op))
-            if mapping:
-                _remap_operands(copy, mapping)
+        copy = op.clone(ip=ir.InsertionPoint(op))
+        if mapping:
+            _remap_operands(copy, mapping)
         for old, new in zip(op.results, copy.results):
             mapping[old] = new
         if name == CALL:
