@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Callable
 
 HOOK_MARK = "__sdy_hook_name__"
+PURE_MARK = "__sdy_pure__"
 
 
-def hook(fn: Callable | None = None, *, name: str | None = None):
-    """Mark a function as a hook, registered under `name` (default: its own)."""
+def hook(fn: Callable | None = None, *, name: str | None = None, pure: bool = False):
+    """Mark a function as a hook, registered under `name` (default: its own).
+    `pure`: for the rest of the stage that calls it, equal arguments give
+    equal results, and a repeated call does nothing more (docs/rule-language.md)."""
 
     def register(f: Callable) -> Callable:
         untyped = missing_annotations(f)
@@ -29,6 +32,8 @@ def hook(fn: Callable | None = None, *, name: str | None = None):
             raise TypeError(f"hook '{name or f.__name__}' ({Path(code.co_filename).name}:{code.co_firstlineno}) "
                             f"must annotate {', '.join(untyped)}")
         setattr(f, HOOK_MARK, name or f.__name__)
+        if pure:
+            setattr(f, PURE_MARK, True)
         return f
 
     return register(fn) if fn is not None else register

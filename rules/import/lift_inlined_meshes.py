@@ -55,12 +55,15 @@ def redirect_mesh_name(ctx: RewriteContext, erased_name: str, kept_name: str) ->
     state.taken.discard(erased_name)  # a later new mesh may take the name
 
 
-@hook
+# Pure within the stage that lifts shardings: the redirections are all known
+# (the duplicates were erased in the stage before), and a mesh, once lifted,
+# keeps its name.
+@hook(pure=True)
 def needs_lifting(ctx: RewriteContext, sharding: TensorSharding) -> bool:
     return sharding.mesh_name is None or sharding.mesh_name in _state(ctx).redirects
 
 
-@hook
+@hook(pure=True)
 def lifted_mesh_name(ctx: RewriteContext, sharding: TensorSharding) -> str:
     """The symbol for a sharding's mesh, creating the `sdy.mesh` op on first need."""
     state = _state(ctx)

@@ -17,6 +17,7 @@ from ..runtime.sharding import Mesh, TensorSharding, codec
 from ..runtime.values import SHARDING_ATTR, operation, rank_of, remove_dict_entry, tensor_type
 from .context import RewriteContext
 from .expr import Function
+from .kernels import attribute_names
 
 BUILTINS: dict[str, Function] = {}
 
@@ -33,14 +34,16 @@ def query(fn: Callable = None, *, name: str | None = None, pure: bool = False,
 
 
 def action(fn: Callable = None, *, name: str | None = None, only_on_attributes: bool = False,
-           changes_only_first_op: bool = False):
+           changes_only_first_op: bool = False, on_attributes: Callable | None = None):
     """An action; `changes_only_first_op`: it changes only the attributes of the
     op it is given first; `only_on_attributes`: that, and nothing on an op
-    without attributes."""
+    without attributes; `on_attributes`: the action given the op's attribute
+    map too (see expr.Function)."""
     def register(f):
         BUILTINS[name or f.__name__] = Function.of(name or f.__name__, f, is_action=True,
                                                    only_on_attributes=only_on_attributes,
-                                                   changes_only_first_op=changes_only_first_op)
+                                                   changes_only_first_op=changes_only_first_op,
+                                                   on_attributes=on_attributes)
         return f
     return register(fn) if fn is not None else register
 
@@ -224,7 +227,7 @@ def shardings(attribute) -> tuple:
     return codec.sharding_per_value(attribute) if attribute is not None else ()
 
 
-@query
+@query(pure=True)
 def is_custom_rule(rule_attr) -> bool:
     """Whether an `#sdy.op_sharding_rule` is marked `custom` (written by a user)."""
     from jaxlib.mlir.dialects import sdy
@@ -319,13 +322,21 @@ def _symbols_referenced_in(module) -> set[str]:
 # --------------------------------------------------------------------------- actions
 
 
-@action(changes_only_first_op=True)
+def _set_attr_in(ctx: RewriteContext, op, attrs, name: str, value) -> None:
+    ctx.set_attr_in(attrs, name, to_attr(value))
+
+
+@action(changes_only_first_op=True, on_attributes=_set_attr_in)
 def set_attr(ctx: RewriteContext, op, name: str, value) -> None:
     """Set an attribute; `value` may be an attribute, a sharding, a list of shardings, a number or a string."""
     ctx.set_attr(op, name, to_attr(value))
 
 
-@action(changes_only_first_op=True)
+def _remove_attr_in(ctx: RewriteContext, op, attrs, name: str) -> None:
+    ctx.remove_attr_in(attrs, name)
+
+
+@action(changes_only_first_op=True, on_attributes=_remove_attr_in)
 def remove_attr(ctx: RewriteContext, op, name: str) -> None:
     ctx.remove_attr(op, name)
 
@@ -381,51 +392,76 @@ def move_after(ctx: RewriteContext, op, other) -> None:
     ctx.move(op, other, after=True)
 
 
-@action(only_on_attributes=True)  # an op without attributes holds no sharding
-def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
-    """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
-    op = ctx.live_op(op, "for_each_sharding")
+def _for_each_sharding_in(ctx: RewriteContext, op: ir.Operation, attrs, transform: Callable) -> None:
     # A pure transform (a lambda of its sharding alone) gives each distinct
-    # attribute the same new one: remember it, for this stage run.
+    # attribute the same new one: remember it (and that other attributes hold
+    # no sharding), for this stage run.
     memo = getattr(transform, "memo", None)
-    attrs = op.attributes
-    for key, attr in attrs.items():
-        kind = codec.sharding_kind(attr)
-        if kind is not None:
-            new = _transformed(attr, kind, transform, memo)
-            if new is not None:
-                attrs[key] = new
-                ctx.mark_changed()
+    for key in attribute_names(op, attrs):
+        attr = attrs[key]
+        new = memo.get(attr, memo) if memo is not None else memo
+        if new is memo:  # not remembered
+            new = _transformed(attr, codec.sharding_kind(attr), transform, memo)
+        if new is not None:
+            attrs[key] = new
+            ctx.mark_changed()
     if op.name == "func.func":
         # Each argument's / result's `sdy.sharding`, in order; the array is written once.
+        # (A pure transform gives each distinct attribute dictionary the same new one.)
+        entry_memo = memo.setdefault(_ENTRY_DICTS, {}) if memo is not None else None
         for key in ("arg_attrs", "res_attrs"):
             if key not in attrs:
                 continue
             dicts = list(ir.ArrayAttr(attrs[key]))
             changed = False
             for i, d in enumerate(dicts):
-                d = ir.DictAttr(d)
-                if SHARDING_ATTR not in d:
-                    continue
-                new = _transformed(d[SHARDING_ATTR], "single", transform, memo)
+                new = entry_memo.get(d, entry_memo) if entry_memo is not None else entry_memo
+                if new is entry_memo:  # not remembered
+                    new = _transformed_entry(ir.DictAttr(d), transform, memo)
+                    if entry_memo is not None:
+                        entry_memo[d] = new
                 if new is not None:
-                    entries = {n.name: n.attr for n in d}
-                    entries[SHARDING_ATTR] = new
-                    dicts[i] = ir.DictAttr.get(entries)
+                    dicts[i] = new
                     changed = True
             if changed:
                 attrs[key] = ir.ArrayAttr.get(dicts)
                 ctx.mark_changed()
 
 
-def _transformed(attr: ir.Attribute, kind: str, transform: Callable, memo: dict | None) -> ir.Attribute | None:
+_ENTRY_DICTS = object()  # a transform's memo of func argument / result dictionaries
+
+
+def _transformed_entry(entry: ir.DictAttr, transform: Callable, memo: dict | None) -> ir.Attribute | None:
+    """A func argument's (result's) attribute dictionary with its `sdy.sharding`
+    transformed, or None when it stays the same."""
+    if SHARDING_ATTR not in entry:
+        return None
+    new = _transformed(entry[SHARDING_ATTR], "single", transform, memo)
+    if new is None:
+        return None
+    entries = {n.name: n.attr for n in entry}
+    entries[SHARDING_ATTR] = new
+    return ir.DictAttr.get(entries)
+
+
+@action(only_on_attributes=True, on_attributes=_for_each_sharding_in)  # an op without attributes holds no sharding
+def for_each_sharding(ctx: RewriteContext, op, transform: Callable) -> None:
+    """Rewrite every sharding the op holds (any attribute, func arg/result attrs) with `transform`."""
+    op = ctx.live_op(op, "for_each_sharding")
+    _for_each_sharding_in(ctx, op, op.attributes, transform)
+
+
+def _transformed(attr: ir.Attribute, kind: str | None, transform: Callable, memo: dict | None) -> ir.Attribute | None:
     """The sharding attribute `transform` makes of ATTR (a "single" sharding or
-    a "per_value" list of them), or None when it stays the same."""
+    a "per_value" list of them, else nothing), or None when it stays the same;
+    remembered in MEMO (when given)."""
     if memo is not None:
         hit = memo.get(attr, memo)
         if hit is not memo:
             return hit
-    if kind == "single":
+    if kind is None:
+        result = None
+    elif kind == "single":
         old = codec.tensor_sharding(attr)
         new = transform(old)
         result = None if new is old or new == old else codec.tensor_sharding_attr(new)

@@ -36,13 +36,13 @@ class RewriteContext:
         self.root = None  # the op the current rule matched
         self.changed = False
         self.driver_kind = None  # the running stage's driver (walk, greedy, once), None in stage hooks
-        # Erased ops: `erased` (ops' addresses since the `once` driver's
-        # snapshot, which skips them), `dead_ops` / `dead_values` (this rewrite's).
+        # Erased ops: `erased` (ops' addresses erased under the `once` driver since
+        # its snapshot, which skips them), `dead_ops` / `dead_values` (this rewrite's).
         self.erased: set[int] = set()
         self.dead_ops: set[int] = set()
         self.dead_values: set[int] = set()
         self._meshes: MeshTable | None = None
-        self._memos: dict = {}  # memos of pure lambdas (expr.Function.pure), per stage run
+        self.memos: dict = {}  # memos of pure functions (expr.Function.pure) by key, per stage run (see memo)
         self.scratch: dict = {}  # per-run state for hooks that need it
         # State shared by every anchor of one pass run (the functions of a func.func
         # pass, which cannot add or erase symbols of the module): set by the driver.
@@ -83,20 +83,20 @@ class RewriteContext:
     def invalidate_meshes(self) -> None:
         self._meshes = None
         self.pass_scratch.pop(MESH_TABLE, None)
-        self._memos.clear()  # pure functions may depend on the meshes
+        self.memos.clear()  # pure functions may depend on the meshes
 
     # ------------------------------------------------------------------ memos
     def memo(self, key) -> dict:
         """The memo of one pure lambda (see expr.ExprCompiler._Lambda) for this stage run."""
         try:
-            return self._memos[key]
+            return self.memos[key]
         except KeyError:
-            memo = self._memos[key] = {}
+            memo = self.memos[key] = {}
             return memo
 
     def begin_stage(self) -> None:
         """A stage starts: memos of pure functions start empty."""
-        self._memos.clear()
+        self.memos.clear()
 
     # ------------------------------------------------------------------ guards
     # Every IR action checks its preconditions here before touching MLIR, so a
@@ -127,7 +127,7 @@ class RewriteContext:
             return True
 
     def is_dead_value(self, value: ir.Value) -> bool:
-        return address(value) in self.dead_values
+        return bool(self.dead_values) and address(value) in self.dead_values
 
     def live_op(self, op, action: str, role: str = "an op") -> ir.Operation:
         """`op` as a live ir.Operation, or an ActionError."""
@@ -164,6 +164,8 @@ class RewriteContext:
         anchor, and under MLIR's drivers it is not an ancestor of the op
         being rewritten; under the walk driver it is not an op the walk has
         yet to visit."""
+        if op is self.root and not self.dead_ops:
+            return  # the op being rewritten (the drivers never visit the anchor itself)
         if op == self.anchor or is_ancestor(op, self.anchor):
             raise ActionError(f"{action} of {self.op_text(op)}, which contains the whole {self.anchor.name} "
                               f"the pass runs on")
@@ -184,18 +186,24 @@ class RewriteContext:
                               f"before it; use the 'once' or 'greedy' driver)")
 
     def _forget_subtree(self, op: ir.Operation) -> None:
-        """Record `op`, every op inside it and all their values as erased."""
+        """Record `op`, every op inside it and all their values as erased
+        (in `erased` too under the `once` driver, which skips them)."""
+        erased = self.erased if self.driver_kind == "once" else None
         if not op.regions:  # nothing inside: no walk
-            self.dead_ops.add(address(op))
-            self.erased.add(address(op))
+            at = address(op)
+            self.dead_ops.add(at)
+            if erased is not None:
+                erased.add(at)
             for r in op.results:
                 self.dead_values.add(address(r))
             return
 
         def visit(inner):
             inner = operation(inner)
-            self.dead_ops.add(address(inner))
-            self.erased.add(address(inner))
+            at = address(inner)
+            self.dead_ops.add(at)
+            if erased is not None:
+                erased.add(at)
             for r in inner.results:
                 self.dead_values.add(address(r))
             for region in inner.regions:
@@ -227,19 +235,24 @@ class RewriteContext:
         self.changed = True
 
     def set_attr(self, op, name: str, attr: ir.Attribute) -> None:
-        op = self.live_op(op, "set_attr")
+        self.set_attr_in(self.live_op(op, "set_attr").attributes, name, attr)
+
+    def set_attr_in(self, attrs, name: str, attr: ir.Attribute) -> None:
+        """set_attr on a live op's attribute map ATTRS."""
         check_attr_name(name, "set_attr")
-        attrs = op.attributes
         if name in attrs and attrs[name] == attr:
             return
         attrs[name] = attr
         self.changed = True
 
     def remove_attr(self, op, name: str) -> None:
-        op = self.live_op(op, "remove_attr")
+        self.remove_attr_in(self.live_op(op, "remove_attr").attributes, name)
+
+    def remove_attr_in(self, attrs, name: str) -> None:
+        """remove_attr on a live op's attribute map ATTRS."""
         check_attr_name(name, "remove_attr")
-        if name in op.attributes:
-            del op.attributes[name]
+        if name in attrs:
+            del attrs[name]
             self.changed = True
 
     def erase(self, op) -> None:
@@ -323,7 +336,9 @@ class RewriteContext:
     def create_op(self, name: str, result_types, operands, attributes: dict, regions: int = 0,
                   before=None, loc=None) -> ir.Operation:
         anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
-        if anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op):
+        # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
+        rewritten = anchor_op is self.root and not self.dead_ops
+        if not rewritten and (anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op)):
             raise ActionError(f"create of '{name}' before {self.op_text(anchor_op)}, which is not inside the "
                               f"{self.anchor.name} the pass runs on")
         operands = [self.live_value(v, f"create of '{name}'", "operand values") for v in operands]
@@ -332,10 +347,13 @@ class RewriteContext:
                                       attributes=attributes, regions=regions,
                                       loc=loc if loc is not None else anchor_op.location)
         # The new op may take the address of one erased before: it is live.
-        self.dead_ops.discard(address(new))
-        self.erased.discard(address(new))
-        for r in new.results:
-            self.dead_values.discard(address(r))
+        if self.dead_ops or self.erased:
+            at = address(new)
+            self.dead_ops.discard(at)
+            self.erased.discard(at)
+        if self.dead_values:
+            for r in new.results:
+                self.dead_values.discard(address(r))
         self.changed = True
         return new
 
@@ -362,11 +380,18 @@ def trusted():
         _TRUSTED[0] -= 1
 
 
+_CAPSULE_NAMES: dict[type, bytes] = {}  # the capsule name of each handle type
+
+
 def address(x) -> int:
     """The address of an op or value (without reading it: the op may be freed).
     Raises RuntimeError for a handle invalidated when its op was erased."""
     capsule = operation(x)._CAPIPtr
-    return _capsule_pointer(capsule, _capsule_name(capsule))
+    kind = type(x)
+    name = _CAPSULE_NAMES.get(kind)
+    if name is None:
+        name = _CAPSULE_NAMES[kind] = _capsule_name(capsule)
+    return _capsule_pointer(capsule, name)
 
 
 class ActionError(Exception):

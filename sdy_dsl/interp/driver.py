@@ -29,7 +29,7 @@ from ..runtime.op_registry import using
 from ..errors import SdyDslError
 from ..runtime.values import count_ops, ops_named
 from .context import ActionError, RewriteContext
-from .expr import Env, EvalError
+from .expr import Env
 from .hook_guard import running_on, stage_hook
 from .matcher import as_operation
 from .options import PassOptions
@@ -151,7 +151,88 @@ def text_of_location(location: ir.Location) -> str:
     return f"{name}:{m.group(2)}:{m.group(3)}"
 
 
-class PassRunner:
+class KernelDrivers:
+    """The drivers' paths for rules applied by their kernels (kernels.py), a
+    part of PassRunner: `_kernels` says whether the running stage may use them,
+    `_explained` which rules --explain asks about; fires count in `_budget`,
+    a failure under a walk goes to `error`."""
+
+    _kernels = False
+    _explained: set = frozenset()
+    _budget: "Budget"
+    error: BaseException | None = None
+
+    def _kernels_only(self, index, any_op) -> bool:
+        """Whether the running stage applies all its rules by their kernels."""
+        return self._kernels and not self._explained and all(
+            r.kernel is not None for r in index_rules(index, any_op))
+
+    def _apply_kernel(self, op: ir.Operation, attrs, rule: Rule, ctx: RewriteContext):
+        """_try_rule by the rule's kernel (no trace, statistics or explanation)."""
+        try:
+            return rule.kernel.apply(op, attrs, ctx)
+        except (Exception, SystemExit) as e:
+            raise _failure(op, rule, ctx, e)
+
+    def _walk_kernels(self, anchor, ctx, index, any_op):
+        """The walk driver for rules that all have kernels, one of them on any op:
+        MLIR's walk driver would call back for every op anyway, so the walk is
+        Python's own, in the same (post-)order, without pattern objects."""
+        advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
+        need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
+
+        if not index and len(any_op) == 1 and need_attrs:
+            # One rule on every op (the common case): its kernel, called directly.
+            rule = any_op[0]
+            apply = rule.kernel.apply
+
+            def visit(op):
+                attrs = op.attributes
+                if not len(attrs) or op == anchor:
+                    return advance  # (the anchor itself is not rewritten, as in MLIR's drivers)
+                try:
+                    if apply(op, attrs, ctx):
+                        self._budget.fires += 1  # (no budget to check, see self._kernels)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = _failure(op, rule, ctx, e) if isinstance(e, (Exception, SystemExit)) else e
+                    return interrupt
+                return advance
+        else:
+            def visit(op):
+                attrs = op.attributes
+                if need_attrs and not len(attrs):
+                    return advance
+                if op == anchor:
+                    return advance  # the anchor itself is not rewritten, as in MLIR's drivers
+                try:
+                    apply_kernels(op, index.get(op.name, any_op) if index else any_op, ctx, attrs)
+                except BaseException as e:  # surfaced after the walk
+                    self.error = e
+                    return interrupt
+                return advance
+
+        apply_kernels = self._apply_kernels
+        anchor.walk(visit, ir.WalkOrder.POST_ORDER)
+
+    def _apply_kernels(self, op: ir.Operation, rules: list[Rule], ctx: RewriteContext, attrs=None) -> bool:
+        """_try_rules by the kernels of RULES (ATTRS: the op's attributes, when known)."""
+        if attrs is None:
+            attrs = op.attributes
+        bare = not len(attrs)
+        for rule in rules:
+            if bare and rule.only_on_root_attributes:
+                continue  # its actions would change nothing
+            try:
+                fired = rule.kernel.apply(op, attrs, ctx)
+            except (Exception, SystemExit) as e:
+                raise _failure(op, rule, ctx, e)
+            if fired:
+                self._budget.fires += 1  # (no budget to check, see self._kernels)
+                return True
+        return False
+
+
+class PassRunner(KernelDrivers):
     """A rule file compiled for running: rules indexed by root, per stage."""
 
     def __init__(self, passdef: PassDef, options: dict | PassOptions, observer: Observer | None = None,
@@ -166,10 +247,15 @@ class PassRunner:
         self._budget = Budget()
         self._explained: set[str] = set()  # ids of the running stage's rules --explain asks about
         self._locate_fires = False  # whether a fire records the op's location (for messages)
+        # Whether the running stage may apply rules by their kernels (kernels.py): a
+        # walk or once driver, no trace, statistics or max-rewrites (each op is then
+        # visited once and fires at most once: the default budget cannot run out).
+        self._kernels = False
         # Whether a run may have changed the IR: a rule fired, a stage hook ran
         # (hooks change the IR directly) or the greedy driver ran (it erases
         # dead ops by itself). A pass that changed nothing need not be verified.
         self.modified = False
+        self.fires = 0  # rule applications that changed the IR, over all runs
         self._pass_scratch: dict = {}  # RewriteContext.pass_scratch of every anchor this runner runs on
         # Per stage (by id): its enabled rules, the ids --explain asks about, and their index by
         # root name; the same for every anchor (a func.func pass runs once per function).
@@ -216,10 +302,13 @@ class PassRunner:
                 continue
             self._budget = Budget(stage, anchor, self.passdef.name, self.passdef.loc)
             self._locate_fires = self._greedy or self.observer.trace or bool(stage.driver.max_rewrites)
+            self._kernels = (kind in ("walk", "once") and not stage.driver.max_rewrites
+                             and not self.observer.trace and not self.observer.collect_stats)
             if kind == "once":
                 self._run_once(anchor, ctx, index, any_op, stage.driver.top_down, stage.driver.post_order)
             else:
                 self._run_mlir(anchor, ctx, index, any_op, stage.driver)
+            self.fires += self._budget.fires
             if self._budget.fires or self._greedy:
                 self.modified = True
             if self.error is not None:
@@ -287,13 +376,21 @@ class PassRunner:
         observer = self.observer
         stats_on = observer.collect_stats
         if not stats_on:
-            bare = None  # whether the op has no attribute, asked once
+            attrs = None  # the op's attributes, asked once
             for rule in rules:
-                if rule.only_on_root_attributes and rule.id not in self._explained:
-                    if bare is None:
-                        bare = not len(op.attributes)
-                    if bare:
+                explained = rule.id in self._explained
+                if rule.only_on_root_attributes and not explained:
+                    if attrs is None:
+                        attrs = op.attributes
+                    if not len(attrs):
                         continue  # its actions would change nothing
+                if rule.kernel is not None and self._kernels and not explained:
+                    if attrs is None:
+                        attrs = op.attributes
+                    if self._apply_kernel(op, attrs, rule, ctx):
+                        self._budget.fires += 1  # (no budget to check, see self._kernels)
+                        return True
+                    continue
                 if self._try_rule(op, rule, ctx):
                     self._budget.spend(rule, self._fired_on)
                     return True
@@ -326,12 +423,16 @@ class PassRunner:
             return None
         env = Env(ctx, bindings)
         try:
-            for i, (constraint, text) in enumerate(rule.where):
-                env.compared = None
-                if not constraint(env):
-                    if explain:
+            if explain:
+                for i, (constraint, text) in enumerate(rule.where):
+                    env.compared = None
+                    if not constraint(env):
                         self._explain(op, rule, f"constraint {i + 1} failed: {text}{compared_text(env)}")
-                    return None
+                        return None
+            else:
+                for constraint, _ in rule.where:
+                    if not constraint(env):
+                        return None
             # Taken before the actions, which may erase the op; only a trace or
             # the greedy driver's no-op warning prints them.
             op_name = op.name
@@ -344,20 +445,8 @@ class PassRunner:
             ctx.begin_rewrite(op)
             for act in rule.actions:
                 act(env)
-        except (SdyDslError, PassFailure):
-            raise
-        except ActionError as e:
-            raise SdyDslError(f"rule '{rule.id}': {e}", rule.loc.path, rule.loc.line, rule.loc.col) from None
-        except RecursionError:
-            raise SdyDslError(f"rule '{rule.id}': expressions nested too deeply to evaluate",
-                              rule.loc.path, rule.loc.line, rule.loc.col) from None
-        except SystemExit as e:
-            raise SdyDslError(f"rule '{rule.id}': a hook called sys.exit({e.code!r})",
-                              rule.loc.path, rule.loc.line, rule.loc.col) from None
-        except (EvalError, Exception) as e:
-            where = "an erased op" if ctx.is_erased(op) else f"'{op.name}' at {location_text(op)}"
-            raise SdyDslError(f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}",
-                              rule.loc.path, rule.loc.line, rule.loc.col) from e
+        except (Exception, SystemExit) as e:
+            raise _failure(op, rule, ctx, e)
         if not ctx.changed:
             # Counted as not applied. Under the greedy driver a rule that
             # "succeeds" without a change would make it spin: say so once.
@@ -380,27 +469,40 @@ class PassRunner:
     def _run_once(self, anchor, ctx, index, any_op, top_down: bool = True, post_order: bool = False):
         if any_op:
             ops: list[ir.Operation] = []
-
-            def collect(op):
-                ops.append(op)
-                return ir.WalkResult.ADVANCE
+            # Rules by kernels that need an attribute change only their root's
+            # attributes: an op without any now has none when its turn comes.
+            if self._kernels_only(index, any_op) and _needs_attributes(index_rules(index, any_op)):
+                def collect(op):
+                    if len(op.attributes):
+                        ops.append(op)
+                    return ir.WalkResult.ADVANCE
+            else:
+                def collect(op):
+                    ops.append(op)
+                    return ir.WalkResult.ADVANCE
 
             anchor.walk(collect, ir.WalkOrder.POST_ORDER if post_order else ir.WalkOrder.PRE_ORDER)
-            # the anchor itself is not rewritten, as in MLIR's drivers
-            ops = ops[:-1] if post_order else ops[1:]
+            # the anchor itself (first in pre-order, last in post-order) is not
+            # rewritten, as in MLIR's drivers
+            if ops and ops[-1 if post_order else 0] == anchor:
+                ops = ops[:-1] if post_order else ops[1:]
         else:
             ops = ops_named(anchor, index, pre_order=not post_order)
         ctx.erased.clear()  # only erasures after this snapshot matter (addresses are reused)
         if not top_down:
             ops.reverse()  # last op first
+        try_rules = self._apply_kernels if self._kernels_only(index, any_op) else self._try_rules
         for op in ops:
             if ctx.erased and ctx.erased_in_run(op):
                 continue
-            rules = index.get(op.name, any_op)
+            rules = index.get(op.name, any_op) if index else any_op
             if rules:
-                self._try_rules(op, rules, ctx)
+                try_rules(op, rules, ctx)
 
     def _run_mlir(self, anchor, ctx, index, any_op, cfg: DriverConfig):
+        if cfg.kind == "walk" and any_op and self._kernels_only(index, any_op):
+            self._walk_kernels(anchor, ctx, index, any_op)
+            return
         patterns = mlir_rewrite.RewritePatternSet(anchor.context)
         names = set(index)
         counted = None
@@ -486,6 +588,32 @@ class PassRunner:
         return callback
 
 
+def _failure(op: ir.Operation, rule: Rule, ctx: RewriteContext, e: BaseException) -> BaseException:
+    """The error a rule's failure E on OP is reported as (E itself when it is one already)."""
+    if isinstance(e, (SdyDslError, PassFailure)):
+        return e
+    loc = rule.loc
+    if isinstance(e, ActionError):
+        message = f"rule '{rule.id}': {e}"
+    elif isinstance(e, RecursionError):
+        message = f"rule '{rule.id}': expressions nested too deeply to evaluate"
+    elif isinstance(e, SystemExit):
+        message = f"rule '{rule.id}': a hook called sys.exit({e.code!r})"
+    else:
+        where = "an erased op" if ctx.is_erased(op) else f"'{op.name}' at {location_text(op)}"
+        message = f"rule '{rule.id}' failed on {where}: {type(e).__name__}: {e}"
+    error = SdyDslError(message, loc.path, loc.line, loc.col)
+    # (`raise error from e` for an unexpected failure, else `from None`)
+    error.__cause__ = e if message.startswith(f"rule '{rule.id}' failed on") else None
+    error.__suppress_context__ = True
+    return error
+
+
+def _needs_attributes(rules: list[Rule]) -> bool:
+    """Whether none of these rules (with kernels) can change an op without attributes."""
+    return all(r.only_on_root_attributes or r.kernel.binds or r.kernel.present for r in rules)
+
+
 def index_rules(index: dict, any_op: list) -> list[Rule]:
     """Every rule of an index (by root name, plus the any-op rules)."""
     found = {id(r): r for rules in index.values() for r in rules}
@@ -497,7 +625,10 @@ class Budget:
     """How many rewrites a stage may make: `max-rewrites` of its driver, by
     default 10 per op of the anchor + 10,000 (counted only once 10,000 fired).
     Exhausting it, or a greedy driver that does not converge, is an error
-    that names the rules that kept firing and where."""
+    that names the rules that kept firing and where. (The `once` driver
+    cannot exhaust the default: it fires at most once on each op of its
+    snapshot, and each one not yet tried is still in the anchor; its ops
+    are not counted.)"""
 
     FREE = 10_000
 
@@ -505,6 +636,7 @@ class Budget:
         self.stage, self.anchor, self.pass_name, self.pass_loc = stage, anchor, pass_name, pass_loc
         self.fires = 0
         self.limit = stage.driver.max_rewrites if stage is not None and stage.driver.max_rewrites else None
+        self.unbounded = stage is not None and self.limit is None and stage.driver.kind == "once"
         self.per_rule: dict[str, list] = {}  # rule id -> [count, rule, last (name, loc)]
         self.known_ops = None  # the anchor's op count, when a driver counted it and it cannot change
 
@@ -515,7 +647,7 @@ class Budget:
             entry = self.per_rule[rule.id] = [0, rule, where]
         entry[0] += 1
         entry[2] = where
-        if self.stage is None:
+        if self.stage is None or self.unbounded:
             return
         if self.limit is None and self.fires >= self.FREE:
             ops = self.known_ops if self.known_ops is not None else count_ops(self.anchor)

@@ -39,11 +39,14 @@ class Function:
     only_on_attributes: bool = False
     # For an action on an op: it changes only the op's attributes.
     changes_only_first_op: bool = False
+    # For such an action: the same given the op's attribute map too,
+    # `on_attributes(ctx, op, attrs, *args)` (for a caller that holds the map).
+    on_attributes: Callable | None = None
 
     @staticmethod
     def of(name: str, fn: Callable, is_action: bool = False, pure: bool = False,
            root_names: Callable | None = None, only_on_attributes: bool = False,
-           changes_only_first_op: bool = False) -> "Function":
+           changes_only_first_op: bool = False, on_attributes: Callable | None = None) -> "Function":
         params = list(inspect.signature(fn).parameters.values())
         wants_ctx = bool(params) and params[0].name == "ctx"
         if wants_ctx:
@@ -56,7 +59,7 @@ class Function:
                 hi = hi + 1 if hi is not None else None
                 lo += p.default is p.empty
         return Function(name, fn, wants_ctx, lo, hi, is_action, pure, root_names, only_on_attributes,
-                        changes_only_first_op or only_on_attributes)
+                        changes_only_first_op or only_on_attributes, on_attributes)
 
     def signature_text(self) -> str:
         sig = inspect.signature(self.fn)

@@ -16,11 +16,12 @@ from typing import Callable
 
 from jaxlib.mlir import ir
 
-from ..hooks import hooks_of_module, load_hook_module
+from ..hooks import PURE_MARK, hooks_of_module, load_hook_module
 from . import parsing, syntax as S
 from .builtins import BUILTINS, to_attr
 from .expr import CompileError, Env, ExprCompiler, Function
 from .hook_guard import rule_hook
+from .kernels import AttrKernel, compile_kernel
 from .matcher import PatternError, compile_pattern
 from .options import PassOptions, field_name, options_class
 from .param_types import check_params, check_type_decl
@@ -114,6 +115,8 @@ class Rule:
     root_local: bool = False
     # Attributes the root must have for the pattern to match ({name}, {name = $x}).
     required_root_attrs: tuple[str, ...] = ()
+    # The rule's fast form when it only edits its root's attributes (kernels.AttrKernel).
+    kernel: AttrKernel | None = None
 
 
 @dataclass
@@ -227,7 +230,8 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     functions = dict(BUILTINS)
     for hook_name, fn in hooks.items():
         functions[hook_name] = Function.of(hook_name, rule_hook(hook_name, fn),
-                                           is_action=getattr(fn, "__sdy_action__", False))
+                                           is_action=getattr(fn, "__sdy_action__", False),
+                                           pure=getattr(fn, PURE_MARK, False))
     compiler = ExprCompiler(functions)
 
     options = dict(base.options) if base else {}
@@ -529,7 +533,8 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
                                                                         "only_on_attributes"),
                 root_local=_actions_on_root(compiler, raw["rewrite"], pattern, "changes_only_first_op"),
                 required_root_attrs=tuple(a.name for a in pattern.root.attrs
-                                          if a.kind in ("present", "literal") or a.kind == "bind" and not a.optional))
+                                          if a.kind in ("present", "literal") or a.kind == "bind" and not a.optional),
+                kernel=compile_kernel(compiler, pattern, where, raw["rewrite"], bound))
 
 
 def _root_vars(pattern: S.Pattern) -> set[str]:
