@@ -148,9 +148,10 @@ class CallGraph:
 
     def callee(self, call) -> ir.Operation | None:
         """The function with a body that `call` calls, or None."""
-        return self._node(callee_name(call))
+        return self.node(callee_name(call))
 
-    def _node(self, name: str) -> ir.Operation | None:
+    def node(self, name: str) -> ir.Operation | None:
+        """The function with a body named `name`, if any."""
         return self.symbols[name] if name in self._sites else None
 
     def post_order(self) -> list[ir.Operation]:
