@@ -143,13 +143,6 @@ class CallGraph:
         """(call, callee name) of each call in `func`, in program order."""
         return self._sites.get(_name(func), [])
 
-    def calls_of(self, func) -> list[ir.Operation]:
-        return [call for call, _ in self.call_sites(func)]
-
-    def callee(self, call) -> ir.Operation | None:
-        """The function with a body that `call` calls, or None."""
-        return self.node(callee_name(call))
-
     def node(self, name: str) -> ir.Operation | None:
         """The function with a body named `name`, if any."""
         return self.symbols[name] if name in self._sites else None
@@ -172,9 +165,6 @@ class CallGraph:
         if not back_edges:
             return []
         return [site for name in self._node_names for site in self._sites.get(name, ()) if id(site) in back_edges]
-
-    def recursive_calls(self) -> list[ir.Operation]:
-        return [call for call, _ in self.recursive_call_sites()]
 
     def _depth_first(self) -> tuple[list, list]:
         """(names of the functions in post-order, call sites to a function still on the search path)."""
