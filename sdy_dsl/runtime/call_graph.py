@@ -202,8 +202,8 @@ def clone_function_recursively(func, table: ir.SymbolTable, module, graph: CallG
     as Shardy's cloneFuncRecursively: each copy has `sdy.original_func_name`,
     is appended to the module after the copies of its callees and is renamed
     by `table` (`name_<k>`, one counter per table). Returns the copy's name.
-    With `graph` (of the module, `func` one of its functions), a copy of a
-    function without calls is not searched for calls."""
+    With `graph` (of the module when the copying started), a copy of one of
+    its functions without calls is not searched for calls."""
     body = operation(module).regions[0].blocks[0]
     return ir.StringAttr(table.insert(_clone_at_end(func, table, body, graph))).value
 
@@ -216,12 +216,19 @@ def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block, graph: CallGraph 
     attrs = func.attributes
     copy.attributes[ORIGINAL_FUNC_NAME] = attrs[ORIGINAL_FUNC_NAME if ORIGINAL_FUNC_NAME in attrs else "sym_name"]
     last = copy  # the op appended last: each callee's copy ends up last when made
-    for call in calls_in(copy) if graph is None or graph.call_sites(func) else ():
+    for call in calls_in(copy) if graph is None or _may_call(graph, func) else ():
         last = _clone_at_end(table[callee_name(call)], table, body, graph)
         set_callee(call, ir.StringAttr(table.insert(last)).value)
     if last != copy:
         copy.move_after(last)
     return copy
+
+
+def _may_call(graph: CallGraph, func: ir.Operation) -> bool:
+    """Whether `func` may hold calls: it has some in `graph`, or `graph` does
+    not know it (a copy made since the graph was built)."""
+    name = _name(func)
+    return graph.node(name) is None or bool(graph.call_sites(func))
 
 
 def function_shardings(func, key: str, meshes: MeshTable) -> list[TensorSharding] | None:
