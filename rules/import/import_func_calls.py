@@ -47,10 +47,9 @@ def import_calls_callees_first(ctx: RewriteContext) -> None:
     """Every call (callees' calls first) becomes a named computation."""
     graph = call_graph_of(ctx)
     state = _imported(ctx)
-    table = ir.SymbolTable(ctx.module)
     for func in graph.post_order():
         for call, name in graph.call_sites(func):
-            _import_call(state, call, name, operation(table[name]))
+            _import_call(state, call, name, graph.symbols[name], graph.node(name) is not None)
     ctx.mark_changed()
 
 
@@ -61,9 +60,9 @@ def erase_imported_callees(ctx: RewriteContext) -> None:
         callee.erase()
 
 
-def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Operation) -> None:
+def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Operation, has_body: bool) -> None:
     first = state.first.get(name)
-    if first is None and not call_graph.has_body(callee):
+    if first is None and not has_body:
         emit_error(call, f"'{NAMED_COMPUTATION}' op region #0 ('body') failed to verify constraint: "
                          f"region with 1 blocks")
     op_name = call.name

@@ -143,14 +143,8 @@ class CallGraph:
         """(call, callee name) of each call in `func`, in program order."""
         return self._sites.get(_name(func), [])
 
-    def calls_of(self, func) -> list[ir.Operation]:
-        return [call for call, _ in self.call_sites(func)]
-
-    def callee(self, call) -> ir.Operation | None:
-        """The function with a body that `call` calls, or None."""
-        return self._node(callee_name(call))
-
-    def _node(self, name: str) -> ir.Operation | None:
+    def node(self, name: str) -> ir.Operation | None:
+        """The function with a body named `name`, if any."""
         return self.symbols[name] if name in self._sites else None
 
     def post_order(self) -> list[ir.Operation]:
@@ -171,9 +165,6 @@ class CallGraph:
         if not back_edges:
             return []
         return [site for name in self._node_names for site in self._sites.get(name, ()) if id(site) in back_edges]
-
-    def recursive_calls(self) -> list[ir.Operation]:
-        return [call for call, _ in self.recursive_call_sites()]
 
     def _depth_first(self) -> tuple[list, list]:
         """(names of the functions in post-order, call sites to a function still on the search path)."""
@@ -211,8 +202,8 @@ def clone_function_recursively(func, table: ir.SymbolTable, module, graph: CallG
     as Shardy's cloneFuncRecursively: each copy has `sdy.original_func_name`,
     is appended to the module after the copies of its callees and is renamed
     by `table` (`name_<k>`, one counter per table). Returns the copy's name.
-    With `graph` (of the module, `func` one of its functions), a copy of a
-    function without calls is not searched for calls."""
+    With `graph` (of the module when the copying started), a copy of one of
+    its functions without calls is not searched for calls."""
     body = operation(module).regions[0].blocks[0]
     return ir.StringAttr(table.insert(_clone_at_end(func, table, body, graph))).value
 
@@ -225,12 +216,19 @@ def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block, graph: CallGraph 
     attrs = func.attributes
     copy.attributes[ORIGINAL_FUNC_NAME] = attrs[ORIGINAL_FUNC_NAME if ORIGINAL_FUNC_NAME in attrs else "sym_name"]
     last = copy  # the op appended last: each callee's copy ends up last when made
-    for call in calls_in(copy) if graph is None or graph.call_sites(func) else ():
+    for call in calls_in(copy) if graph is None or _may_call(graph, func) else ():
         last = _clone_at_end(table[callee_name(call)], table, body, graph)
         set_callee(call, ir.StringAttr(table.insert(last)).value)
     if last != copy:
         copy.move_after(last)
     return copy
+
+
+def _may_call(graph: CallGraph, func: ir.Operation) -> bool:
+    """Whether `func` may hold calls: it has some in `graph`, or `graph` does
+    not know it (a copy made since the graph was built)."""
+    name = _name(func)
+    return graph.node(name) is None or bool(graph.call_sites(func))
 
 
 def function_shardings(func, key: str, meshes: MeshTable) -> list[TensorSharding] | None:

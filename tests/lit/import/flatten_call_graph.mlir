@@ -117,3 +117,45 @@ func.func @main(%arg0: tensor<8xf32>, %arg1: tensor<i32>) -> tensor<8xf32> {
   return %1#0 : tensor<8xf32>
 }
 func.func private @external(tensor<8xf32>) -> tensor<8xf32>
+
+// -----
+
+// A function called again is copied with what it calls now: @a's call of @b
+// already went to the copy @b_1 (the second call of @b), so @a's copy copies
+// @b_1 and, inside it, @b_1's callee @c_0 (copies of copies).
+// CHECK-LABEL: func @main
+// CHECK:         call @a_4(
+// CHECK-LABEL: func.func private @a(
+// CHECK-NEXT:    call @b_1(
+// CHECK-LABEL: func.func private @b_1(
+// CHECK-NEXT:    call @c_0(
+// CHECK-LABEL: func.func private @c_0_2(
+// CHECK-SAME:    attributes {sdy.original_func_name = "c"}
+// CHECK-LABEL: func.func private @b_1_3(
+// CHECK-SAME:    attributes {sdy.original_func_name = "b"}
+// CHECK-NEXT:    call @c_0_2(
+// CHECK-LABEL: func.func private @a_4(
+// CHECK-SAME:    attributes {sdy.original_func_name = "a"}
+// CHECK-NEXT:    call @b_1_3(
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @d(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = call @a(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  %2 = call @a(%1) : (tensor<8xf32>) -> tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+func.func private @d(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @b(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @a(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @b(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @b(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @c(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+func.func private @c(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
