@@ -187,11 +187,29 @@ def small_funcs_module(n: int, callees: int | None = None) -> str:
     return "\n".join(lines + ["}", ""])
 
 
-def module_path(cache: Path, kind: str, layers: int) -> Path:
+def zoo_modules(names: str) -> list[tuple[str, str, str]]:
+    """(row name, "zoo", model name) for tests/models/zoo.py's models NAMES ("all": every one)."""
+    if not names:
+        return []
+    sys.path.insert(0, str(REPO))
+    from tests.models import zoo
+
+    wanted = list(zoo.MODELS) if names == "all" else names.split(",")
+    unknown = [n for n in wanted if n not in zoo.MODELS]
+    if unknown:
+        sys.exit(f"bench: unknown zoo model(s) {', '.join(unknown)}; known: {', '.join(zoo.MODELS)}")
+    return [(name, "zoo", name) for name in wanted]
+
+
+def module_path(cache: Path, kind: str, layers) -> Path:
     """Cached module, generated on first use: kind "gpt", "gptd" (GPT, every layer a different
     MLP width), "flax", "funcs" (`layers` small functions each called once) or "shared"
-    (`layers` calls to SHARED_CALLEES functions)."""
-    if kind in ("gpt", "gptd"):
+    (`layers` calls to SHARED_CALLEES functions); "zoo": `layers` names a tests/models/zoo.py model."""
+    if kind == "zoo":
+        from tests.models import zoo
+
+        path, lower = cache / f"zoo_{layers}.mlir", zoo.lowered
+    elif kind in ("gpt", "gptd"):
         config = "_".join(f"{k}{v}" for k, v in GPT.items())
         distinct = kind == "gptd"
         path = cache / f"{kind}{layers}l_grad_2x4_{config}.mlir"
@@ -352,6 +370,7 @@ def main(argv=None) -> int:
     ap.add_argument("--funcs", default="", help="comma-separated counts of small private functions, each called once")
     ap.add_argument("--shared", default="",
                     help=f"comma-separated counts of call sites over {SHARED_CALLEES} small private functions")
+    ap.add_argument("--zoo", default="", help="comma-separated models of tests/models/zoo.py ('all' for every one)")
     ap.add_argument("--pipeline", type=Path, default=DEFAULT_PIPELINE, help="pipeline YAML (both tools run it)")
     ap.add_argument("--pass", dest="pass_name", default=None,
                     help="instead of --pipeline: a registered pass (pipeline), `sdy-dsl opt M -PASS` against the "
@@ -362,6 +381,7 @@ def main(argv=None) -> int:
                     help="also cProfile sdy-dsl per module and print the top N functions")
     args = ap.parse_args(argv)
     modules = parse_modules(gpt=args.layers, gptd=args.distinct, flax=args.flax, funcs=args.funcs, shared=args.shared)
+    modules += zoo_modules(args.zoo)
     pipeline = args.pipeline.resolve()
 
     missing = [] if args.pass_name else missing_passes(pipeline)
@@ -383,7 +403,7 @@ def main(argv=None) -> int:
     print(f"# {'pass ' + args.pass_name if args.pass_name else 'pipeline ' + pipeline.name}, median of "
           f"{args.repeat} fresh process(es) per tool, alternating; time = wall, cpu = user+sys, MB = peak RSS; "
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    print(f"{'module':>10} {'ops':>7} {'dsl s':>7} {'ref s':>7} {'ratio':>6} {'dsl us/op':>9} {'ref us/op':>9} "
+    print(f"{'module':>22} {'ops':>7} {'dsl s':>7} {'ref s':>7} {'ratio':>6} {'dsl us/op':>9} {'ref us/op':>9} "
           f"{'dsl cpu':>8} {'ref cpu':>8} {'cpu ratio':>9} {'dsl MB':>7} {'ref MB':>7} {'MB ratio':>8} "
           f"{'passes us/op':>12}  output")
     ratio = lambda a, b: a / b if a and b else None
@@ -391,7 +411,7 @@ def main(argv=None) -> int:
     def row(name, ops, dsl, ref, passes_us_per_op=None, output=""):
         per_op = lambda seconds: seconds * 1e6 / ops if seconds and ops else None
         get = lambda run, field: getattr(run, field) if run else None
-        print(f"{name:>10} {ops:>7} {fmt(get(dsl, 'wall'), 7)} {fmt(get(ref, 'wall'), 7)} "
+        print(f"{name:>22} {ops:>7} {fmt(get(dsl, 'wall'), 7)} {fmt(get(ref, 'wall'), 7)} "
               f"{fmt(ratio(get(dsl, 'wall'), get(ref, 'wall')), 6, 1)} "
               f"{fmt(per_op(get(dsl, 'wall')), 9, 0) if ops else '':>9} "
               f"{fmt(per_op(get(ref, 'wall')), 9, 0) if ops else '':>9} "
@@ -433,11 +453,13 @@ def main(argv=None) -> int:
     names = list(dict.fromkeys(n for _, ms in per_pass_rows for n in ms))
     if names:
         print("\n# sdy-dsl per-pass time (ms, from --timing)")
-        print(f"{'pass':50} " + " ".join(f"{m:>9}" for m, _ in per_pass_rows))
+        widths = [max(9, len(m)) for m, _ in per_pass_rows]
+        print(f"{'pass':50} " + " ".join(f"{m:>{w}}" for (m, _), w in zip(per_pass_rows, widths)))
         for name in names:
-            print(f"{name:50} " + " ".join(f"{ms.get(name, float('nan')):>9.1f}" for _, ms in per_pass_rows))
-        print(f"{'(passes only)':50} "
-              + " ".join(f"{sum(v for p, v in ms.items() if p not in NOT_PASSES):>9.1f}" for _, ms in per_pass_rows))
+            print(f"{name:50} " + " ".join(f"{ms.get(name, float('nan')):>{w}.1f}"
+                                           for (_, ms), w in zip(per_pass_rows, widths)))
+        print(f"{'(passes only)':50} " + " ".join(f"{sum(v for p, v in ms.items() if p not in NOT_PASSES):>{w}.1f}"
+                                                  for (_, ms), w in zip(per_pass_rows, widths)))
 
     if args.profile_top:
         for name, kind, layers in modules:

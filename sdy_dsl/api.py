@@ -52,7 +52,8 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
                  rules: str | Path | Sequence[str | Path] | None = None,
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  trace: bool = False, rule_stats: bool = False, debuginfo: bool = False,
-                 source_name: str | None = None, progress: bool = False) -> PipelineResult:
+                 source_name: str | None = None, progress: bool = False,
+                 verify_each: bool = False) -> PipelineResult:
     """Run PIPELINE on a module and return the result as text.
 
     module_or_text: MLIR text (or bytecode bytes), a `Path` to a .mlir file,
@@ -69,6 +70,8 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
     trace / rule_stats: collect the CLI's `--trace` lines / `--rule-stats`.
     debuginfo: keep locations (`loc(...)`) in the output text.
     progress: print each pass as it starts (stderr), as the CLI's `--progress`.
+    verify_each: verify the module after every pass, not only after the last
+        (the CLI's `-verify-each`).
 
     Raises `SdyDslError` when a pass or the input is invalid (a
     `DiagnosticsError`, one `where: error: message` line per diagnostic, when
@@ -91,7 +94,8 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         PipelineRunner(registry, pipe)  # validate passes and options before any work
     previous_name, driver_mod.SOURCE_NAME = driver_mod.SOURCE_NAME, source_name
     try:
-        output, diags = run_source(source, registry, pipe, observer, debuginfo=debuginfo, progress=progress)
+        output, diags = run_source(source, registry, pipe, observer, debuginfo=debuginfo, progress=progress,
+                                   verify_each=verify_each)
     finally:
         driver_mod.SOURCE_NAME = previous_name
     messages = [diagnostics.format(source_name, *d) for d in diags if not diagnostics.is_op_dump_note(*d)]
@@ -248,6 +252,8 @@ def run_source(source: str | bytes, registry: PassRegistry, pipeline: Pipeline, 
                 diags.extend(diagnostics.flatten(d))
             if not diags:
                 diags.append(("error", None, e.message))
+            elif e.hint:
+                diags.append(("note", None, diagnostics.ToolNote(e.hint)))
         except diagnostics.PassFailure:
             pass  # the failing rule already emitted its diagnostics
         finally:

@@ -78,6 +78,7 @@ class Args:
     print_generic: bool = False
     elide_limit: str | None = None
     print_after_change: bool = False
+    verify_each: bool = False
     rule_stats_sort: str | None = None
 
 
@@ -144,7 +145,8 @@ FLAGS = [
          "with more than N elements as dense_resource<__elided__>", "N"),
     Flag("mlir-print-ir-after-change", "print_after_change", False, _OBSERVE, "print the module after each "
          "pass that changed it (stderr)"),
-    Flag("verify-each", None, False, _OBSERVE, "no effect here: sdy-dsl always verifies the module after each pass"),
+    Flag("verify-each", "verify_each", False, _OBSERVE, "verify the module after every pass, to find the pass "
+         "that breaks it (default: once, after the last pass)"),
     Flag("mlir-disable-threading", None, False, _OBSERVE, "no effect here: sdy-dsl runs its passes on one thread"),
     Flag("debug-sharding", "debug_sharding", False, _OBSERVE, "turn on the reference's debug options "
          "(debug-sharding-origins, debug-propagation-edge-sharding, sink-debug-*) in every pass that has them"),
@@ -402,7 +404,8 @@ def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, re
                                seconds=seconds, dump_dir=dump_dir, progress=args.progress,
                                timing=args.timing, print_before_all=args.print_before_all,
                                print_after_all=args.print_after_all, debuginfo=args.debuginfo,
-                               print_after_change=args.print_after_change, asm_options=asm_options(args))
+                               print_after_change=args.print_after_change, asm_options=asm_options(args),
+                               verify_each=args.verify_each)
     ok = output is not None
     if not args.verify:
         # Notes that only dump the failing op span many lines; the error says enough.

@@ -44,8 +44,10 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
     options = debug_options(pipeline, PassRegistry(pipeline.rule_dirs + [Path(d) for d in rules or []]))
     note = ""
     try:
+        # Verified after each pass as in the reference, whose verifier rejects
+        # recorded edges that a later pass would sink out of sight.
         result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
-                              source_name=source_name, progress=progress)
+                              source_name=source_name, progress=progress, verify_each=True)
     except DiagnosticsError as e:
         # The reference's propagation edges cannot always be recorded (e.g. on a
         # data-flow edge with several sources its verifier rejects them, in the

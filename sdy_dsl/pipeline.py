@@ -231,8 +231,13 @@ class PipelineRunner:
     def __init__(self, registry: PassRegistry, pipeline: Pipeline, observer: Observer | None = None,
                  dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
                  print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False,
-                 print_after_change: bool = False, asm_options: dict | None = None):
+                 print_after_change: bool = False, asm_options: dict | None = None,
+                 verify_each: bool = False):
         self.registry = registry
+        # Verify after every pass (mlir-opt's default), or once after the last:
+        # MLIR's verifier is most of the C++ pipeline's own time on large modules,
+        # and the output is verified either way.
+        self.verify_each = verify_each
         # --mlir-print-ir-after-change; MLIR printer flags (print_generic_op_form, large_elements_limit)
         self.print_after_change, self.asm_options = print_after_change, dict(asm_options or {})
         self.print_before_all, self.print_after_all, self.debuginfo = print_before_all, print_after_all, debuginfo
@@ -365,14 +370,14 @@ class PipelineRunner:
                 if step.name in ("inline", "canonicalize"):
                     check_manual_computations_canonicalizable(module_op)
                 pm = passmanager.PassManager.parse(f"builtin.module({what})")
-                pm.enable_verifier(True)
+                pm.enable_verifier(self.verify_each)
                 self._verified = False  # until the pass is done
                 try:
                     pm.run(module_op)
                 except ir.MLIRError as e:
                     # Its diagnostics (located in the input) are reported by the caller.
                     raise MlirPassFailure(step.name, e) from None
-                self._verified = True  # MLIR's pass manager verified the result
+                self._verified = self.verify_each  # MLIR's pass manager verified the result
             else:
                 self._run_rule_pass(what, options, module_op)
             codec.clear_if_large()
@@ -388,6 +393,9 @@ class PipelineRunner:
                     path.write_text(self.module_text(module))
                 except OSError as e:
                     raise SdyDslError(f"--dump-dir: cannot write '{path}': {e.strerror}") from None
+        if not self._verified and self.plan:
+            verify_or_raise(module_op, self.plan[-1][1].name, after_last_pass=True)
+            self._verified = True
 
     def module_text(self, module: ir.Module) -> str:
         """The module as text, with locations when --mlir-print-debuginfo asked for them
@@ -410,11 +418,12 @@ class PipelineRunner:
                     runner.run(op)
         else:
             runner.run(module_op)
-        # Like MLIR's pass manager, verify after each pass; a pass that changed
-        # nothing leaves a module known to verify as it was.
-        if runner.modified or not verified_before:
+        # A pass that changed nothing leaves a module known to verify as it was.
+        if not runner.modified and verified_before:
+            self._verified = True
+        elif self.verify_each:
             verify_or_raise(module_op, passdef.name)
-        self._verified = True
+            self._verified = True
 
 
 def shardy_patterns_of(step: Step) -> str | None:
@@ -470,17 +479,27 @@ def check_manual_computations_canonicalizable(module_op) -> None:
         raise PassFailure("sdy.manual_computation with a manual axis outside its mesh")
 
 
-def verify_or_raise(module_op, pass_name: str) -> None:
-    """Like MLIR's pass manager: verify the IR after each pass."""
+def verify_or_raise(module_op, pass_name: str, after_last_pass: bool = False) -> None:
+    """Verify the IR after PASS_NAME; AFTER_LAST_PASS: the passes were not verified one by one."""
     try:
         module_op.verify()
     except ir.MLIRError as e:
-        raise PassVerificationError(pass_name, e) from None
+        raise (PipelineVerificationError if after_last_pass else PassVerificationError)(pass_name, e) from None
 
 
 class PassVerificationError(SdyDslError):
     def __init__(self, pass_name: str, error: ir.MLIRError):
         super().__init__(f"pass '{pass_name}' produced invalid IR: {error}")
+        self.mlir_error = error
+        self.hint = f"pass '{pass_name}' produced this invalid IR"
+
+
+class PipelineVerificationError(PassVerificationError):
+    """The module does not verify after the last pass (passes were not verified one by one)."""
+    def __init__(self, last_pass: str, error: ir.MLIRError):
+        self.hint = (f"the module does not verify after the last pass ('{last_pass}'); "
+                     f"-verify-each finds the pass that broke it")
+        SdyDslError.__init__(self, f"{self.hint}: {error}")
         self.mlir_error = error
 
 
@@ -488,6 +507,7 @@ class MlirPassFailure(PassVerificationError):
     def __init__(self, pass_name: str, error: ir.MLIRError):
         SdyDslError.__init__(self, f"pass '{pass_name}' failed: {error}")
         self.mlir_error = error
+        self.hint = None  # MLIR's own diagnostics say it
 
 
 def _mlir_option(value) -> str:

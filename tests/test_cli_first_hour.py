@@ -73,8 +73,8 @@ def test_sub_command_help_is_that_sub_command_s():
      "rule passes have no MLIR pass statistics; --rule-stats counts each rule"),
     (["opt", "M", "--mlir-print-value-users"], "MLIR option '--mlir-print-value-users' is not supported by "
      "sdy-dsl: no equivalent in sdy-dsl"),
-    (["opt", "M", "-sdy-close-shardings", "-verify-each=false"], "option '-verify-each=false': sdy-dsl always "
-     "verifies the module after each pass (it cannot be turned off)"),
+    (["opt", "M", "-sdy-close-shardings", "--mlir-disable-threading=false"], "option "
+     "'--mlir-disable-threading=false': sdy-dsl runs its passes on one thread (it cannot be turned off)"),
     (["opt", "M", "-sdy-close-shardings", "--rule-stats-sort", "fires"], "--rule-stats-sort: no column 'fires'; "
      "did you mean 'fired'?"),
 ])
@@ -120,3 +120,32 @@ def test_print_ir_after_change_and_accepted_flags(module):
                               "--mlir-print-ir-after-change", "-verify-each", "--mlir-disable-threading"])
     assert rc == 0, err
     assert err.count("// -----// IR Dump After sdy-close-shardings //----- //") == 1  # the second changed nothing
+
+
+BREAKING_PASS = """\
+pass: give-adds-a-string-sharding
+summary: Sets sdy.sharding on every add to a string, which the verifier refuses.
+driver: {kind: walk}
+rules:
+  - id: string-sharding
+    match: "$op = stablehlo.add"
+    rewrite:
+      - set_attr($op, "sdy.sharding", "not a sharding")
+"""
+
+
+@pytest.mark.parametrize("verify_each, note", [
+    (False, "note: the module does not verify after the last pass ('sdy-close-shardings'); "
+            "-verify-each finds the pass that broke it"),
+    (True, "note: pass 'give-adds-a-string-sharding' produced this invalid IR"),
+])
+def test_invalid_ir_is_found_at_the_end_or_after_each_pass(module, tmp_path, verify_each, note):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "break.yaml").write_text(BREAKING_PASS)
+    out_file = tmp_path / "out.mlir"
+    argv = ["opt", str(module), "--rules", str(tmp_path / "rules"), "-give-adds-a-string-sharding",
+            "-sdy-close-shardings", "-o", str(out_file)] + (["-verify-each"] if verify_each else [])
+    rc, _, err = run_sdy_dsl(argv)
+    assert rc == 1 and not out_file.exists()
+    assert f"m.mlir:4:8: error: 'stablehlo.add' op should have a sharding attribute" in err, err
+    assert note in err, err

@@ -1,72 +1,144 @@
-"""Hooks of sdy-export-named-computations: a named computation's body becomes
-a private function, the named computation a call of it."""
+"""Hook of sdy-export-named-computations: a named computation's body becomes
+a private function, the named computation a call of it.
+
+One stage hook over every named computation (post-order): the module's
+symbol table, the attribute names and the ops to build are looked up once per
+run, and the edge shardings move as attributes (no per-op rule matching).
+"""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
-from sdy_dsl.runtime import call_graph, call_graph_export, interfaces
-from sdy_dsl.runtime.sharding import codec
-from sdy_dsl.runtime.values import SHARDING_ATTR, operation
+from sdy_dsl.runtime import call_graph, interfaces
+from sdy_dsl.runtime.sharding import TensorSharding, codec
+from sdy_dsl.runtime.values import SHARDING_ATTR, operation, ops_named, rank_of
+
+NAMED_COMPUTATION = "sdy.named_computation"
 
 
-@hook
-def shardings_of_edges(owners: list) -> list:
-    """The owners' edge shardings (an unsharded edge fully open on the first
-    sharded edge's mesh); empty when no edge has a sharding."""
-    return interfaces.shardings_of_edges(owners)
+class _Export:
+    """What one run needs for every named computation."""
+
+    def __init__(self, ctx: RewriteContext):
+        params = ctx.params
+        table = interfaces.table()
+        self.module_body = operation(ctx.module).regions[0].blocks[0]
+        self.symbols = ir.SymbolTable(operation(ctx.module))
+        self.function_op, self.call_op, self.return_op = params["function-op"], params["call-op"], params["return-op"]
+        self.callee_attr = table.callee_attr(self.call_op)
+        self.on_func = list(params["on-func"])
+        self.not_on_call = set(params["not-on-call"])
+        self.in_attr = table.of(NAMED_COMPUTATION).block_args.attr
+        self.out_attr = table.result_slot(NAMED_COMPUTATION).attr
+        self.private = ir.StringAttr.get("private")
+        self.per_value: dict[tuple, ir.Attribute] = {}  # shardings -> their per-value attribute
+        self.arg_attrs: dict[tuple, ir.Attribute] = {}  # shardings -> `arg_attrs` holding them
+        self.function_types: dict[tuple, ir.Attribute] = {}  # (argument, result types) -> function type
+
+    def export(self, nc: ir.Operation) -> None:
+        body = nc.regions[0].blocks[0]
+        arguments, results = list(body.arguments), list(nc.results)
+        arg_edges = [interfaces.data_flow_edge_of(a) for a in arguments]
+        result_edges = [interfaces.data_flow_edge_of(r) for r in results]
+        attrs = nc.attributes
+        in_shardings = _shardings_of_edges(arg_edges, arguments)
+        if in_shardings is None and self.in_attr in attrs:
+            in_shardings = sdy.TensorShardingPerValueAttr(attrs[self.in_attr]).shardings
+        out_shardings = _shardings_of_edges(result_edges, results)
+        func, func_name = self._new_private_func(nc, arguments, results, in_shardings)
+        body.append_to(func.regions[0])
+        terminator = operation(body.operations[len(body.operations) - 1])
+        with ir.InsertionPoint(terminator):
+            ir.Operation.create(self.return_op, operands=list(terminator.operands), loc=terminator.location)
+        terminator.erase()
+        _erase_edges(arg_edges, arguments)
+        call_attrs = {k: v for k, v in attrs.items() if k not in self.not_on_call}
+        call_attrs[self.callee_attr] = ir.FlatSymbolRefAttr.get(func_name)
+        if out_shardings is not None:
+            call_attrs[SHARDING_ATTR] = self._per_value(out_shardings)
+        elif self.out_attr in attrs:
+            call_attrs[SHARDING_ATTR] = attrs[self.out_attr]
+        with ir.InsertionPoint(nc):
+            call = ir.Operation.create(self.call_op, results=[r.type for r in results],
+                                       operands=list(nc.operands), attributes=call_attrs, loc=nc.location)
+        new_results = list(call.results)
+        for old, new in zip(results, new_results):
+            old.replace_all_uses_with(new)
+        nc.erase()
+        _erase_edges(result_edges, new_results)
+
+    def _per_value(self, shardings: tuple) -> ir.Attribute:
+        found = self.per_value.get(shardings)
+        if found is None:
+            found = self.per_value[shardings] = sdy.TensorShardingPerValueAttr.get(list(shardings))
+        return found
+
+    def _arg_attrs(self, shardings: tuple) -> ir.Attribute:
+        """The `arg_attrs` giving each argument its sharding."""
+        found = self.arg_attrs.get(shardings)
+        if found is None:
+            found = self.arg_attrs[shardings] = ir.ArrayAttr.get(
+                [ir.DictAttr.get({SHARDING_ATTR: s}) for s in shardings])
+        return found
+
+    def _new_private_func(self, nc: ir.Operation, arguments: list, results: list,
+                          in_shardings: tuple | None) -> tuple[ir.Operation, str]:
+        """A private function named after `nc` (made unique) at the end of the
+        module, with `nc`'s signature, original name, func attributes and
+        in-shardings as argument shardings, and no body yet; and its name."""
+        attrs = nc.attributes
+        name = attrs["name"]
+        types = (tuple(a.type for a in arguments), tuple(r.type for r in results))
+        func_type = self.function_types.get(types)
+        if func_type is None:
+            func_type = self.function_types[types] = ir.TypeAttr.get(ir.FunctionType.get(*map(list, types)))
+        func_attrs = {"sym_name": name, "function_type": func_type,
+                      "sym_visibility": self.private, call_graph.ORIGINAL_FUNC_NAME: name}
+        for key in self.on_func:
+            if key in attrs:
+                func_attrs[key] = attrs[key]
+        if in_shardings is not None:
+            func_attrs["arg_attrs"] = self._arg_attrs(tuple(in_shardings))
+        with ir.InsertionPoint(self.module_body):
+            func = ir.Operation.create(self.function_op, attributes=func_attrs, regions=1, loc=nc.location)
+        name = self.symbols.insert(func)  # renamed if the name is taken
+        return func, ir.StringAttr(name).value
 
 
-def _erase_edges(ctx: RewriteContext, owners) -> None:
-    for owner in owners:
-        edge = interfaces.data_flow_edge_of(owner)
+def _shardings_of_edges(edges: list, owners: list) -> tuple | None:
+    """Shardy's getShardingsFromDataFlowEdges, as sharding attributes: each
+    edge's sharding, an unsharded (or missing) edge fully open on the first
+    sharded edge's mesh; None when no edge has a sharding."""
+    found = [e.attributes["sharding"] if e is not None and "sharding" in e.attributes else None for e in edges]
+    first = next((s for s in found if s is not None), None)
+    if first is None:
+        return None
+    if any(s is None for s in found):
+        first = codec.tensor_sharding(first)
+        found = [s if s is not None else codec.tensor_sharding_attr(TensorSharding.replicated_like(
+            first.mesh_name, rank_of(owner.type), is_closed=False, inline_mesh=first.inline_mesh))
+            for s, owner in zip(found, owners)]
+    return tuple(found)
+
+
+def _erase_edges(edges: list, owners) -> None:
+    """Each edge is replaced by its owner."""
+    for edge, owner in zip(edges, owners):
         if edge is not None:
-            ctx.replace_op(edge, [owner])
-
-
-def _new_private_func(ctx: RewriteContext, nc: ir.Operation, name: str) -> ir.Operation:
-    """A private function named `name` (made unique) at the end of the module,
-    with `nc`'s signature, original name and func attributes, and no body yet."""
-    body = nc.regions[0].blocks[0]
-    attrs = nc.attributes
-    func_type = ir.FunctionType.get([a.type for a in body.arguments], [r.type for r in nc.results])
-    func_attrs = {"sym_name": ir.StringAttr.get(name), "function_type": ir.TypeAttr.get(func_type),
-                  "sym_visibility": ir.StringAttr.get("private"),
-                  call_graph.ORIGINAL_FUNC_NAME: ir.StringAttr.get(name)}
-    for key in ctx.params["on-func"]:
-        if key in attrs:
-            func_attrs[key] = attrs[key]
-    in_shardings = interfaces.table().of(nc.name).block_args
-    if in_shardings is not None and in_shardings.attr in attrs:
-        func_attrs["arg_attrs"] = ir.ArrayAttr.get(
-            [ir.DictAttr.get({SHARDING_ATTR: codec.tensor_sharding_attr(s)})
-             for s in codec.sharding_per_value(attrs[in_shardings.attr])])
-    symbols = ctx.run_state("symbols", lambda: ir.SymbolTable(ctx.module))
-    with ir.InsertionPoint(ctx.module.regions[0].blocks[0]):
-        func = ir.Operation.create(ctx.params["function-op"], attributes=func_attrs, regions=1, loc=nc.location)
-    symbols.insert(func)  # renamed if the name is taken
-    ctx.mark_changed()
-    return func
+            edge.results[0].replace_all_uses_with(owner)
+            edge.erase()
 
 
 @hook
-def replace_by_call_of_new_func(ctx: RewriteContext, nc: ir.Operation, name: str) -> None:
-    """Move `nc`'s body into a new private function and replace `nc` by a call of it."""
-    nc = operation(nc)
-    func = _new_private_func(ctx, nc, name)
-    body = nc.regions[0].blocks[0]
-    body.append_to(func.regions[0])
-    terminator = operation(body.operations[len(body.operations) - 1])
-    ctx.create_op(ctx.params["return-op"], [], list(terminator.operands), {}, before=terminator)
-    ctx.erase(terminator)
-    _erase_edges(ctx, list(body.arguments))
-    call_attrs = {k: v for k, v in nc.attributes.items() if k not in ctx.params["not-on-call"]}
-    call_op = ctx.params["call-op"]
-    call_attrs[interfaces.table().callee_attr(call_op)] = ir.FlatSymbolRefAttr.get(call_graph_export.symbol_name(func))
-    out_shardings = interfaces.table().result_slot(nc.name)
-    if out_shardings is not None and out_shardings.attr in nc.attributes:
-        call_attrs[SHARDING_ATTR] = nc.attributes[out_shardings.attr]
-    call = ctx.create_op(call_op, [r.type for r in nc.results], list(nc.operands), call_attrs, before=nc)
-    ctx.replace_op(nc, list(call.results))
-    _erase_edges(ctx, list(call.results))
+def export_named_computations(ctx: RewriteContext) -> None:
+    """Every named computation, after the ones nested in it, becomes a call of a new private function."""
+    computations = ops_named(ctx.module, [NAMED_COMPUTATION], pre_order=False)
+    if not computations:
+        return
+    export = _Export(ctx)
+    for nc in computations:
+        export.export(nc)
+    ctx.mark_changed()

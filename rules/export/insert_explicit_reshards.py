@@ -10,7 +10,7 @@ from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph
 from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, FACTOR_TYPES,
                                                     UNARY_FIELDS, Policy, ReshardError)
-from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards
+from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards, PassCache
 
 
 
@@ -34,14 +34,20 @@ def load_policy(data) -> Policy:
 @hook
 def insert_explicit_reshards(ctx: RewriteContext) -> None:
     """Make every op's operands and results agree factor by factor (see the module docstring)."""
-    policy = ctx.run_state("insert-explicit-reshards-policy", lambda: load_policy(ctx.params))
-    rules = ctx.library.op_registry.sharding_rules
-    pass_ = ExplicitReshards(ctx.meshes(), policy, rules, ctx.options.enable_full_version)
-    # Callees by name, once per pass run (the pass runs per function, and cannot add or erase any).
-    pass_.funcs = ctx.pass_state("functions", lambda: {
-        name: op for name, op in call_graph.symbols(ctx.module).items() if op.name == "func.func"})
+    # One driver for the pass run's functions: the policy, the callees by name (the
+    # pass adds or erases none), rules by op structure and what else they share.
+    pass_ = ctx.pass_state("insert-explicit-reshards", lambda: _driver(ctx))
     try:
         pass_.run(ctx.anchor)
     except ReshardError as e:
         emit_error(e.op, str(e))
     ctx.mark_changed()
+
+
+def _driver(ctx: RewriteContext) -> ExplicitReshards:
+    policy = load_policy(ctx.params)
+    pass_ = ExplicitReshards(ctx.meshes(), policy, ctx.library.op_registry.sharding_rules,
+                             ctx.options.enable_full_version)
+    pass_.funcs = {name: op for name, op in call_graph.symbols(ctx.module).items() if op.name == "func.func"}
+    pass_.cache = PassCache(pass_._table, policy)
+    return pass_

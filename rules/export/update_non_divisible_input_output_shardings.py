@@ -5,11 +5,13 @@ import math
 from dataclasses import replace
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import call_graph, call_graph_export
 from sdy_dsl.runtime.sharding import AxisRef, TensorSharding
-from sdy_dsl.runtime.values import set_func_sharding, SHARDING_ATTR, codec
+from sdy_dsl.runtime.values import SHARDING_ATTR, codec
 
 
 def _static_shape(t: ir.Type):
@@ -51,23 +53,80 @@ def evenly_sharded(ctx: RewriteContext, sharding: TensorSharding | ir.Attribute 
     return _even(ctx, sharding, value.type)
 
 
-@hook
-def func_arguments(func: ir.Operation) -> list:
-    return list(func.regions[0].blocks[0].arguments)
+class _EvenAttrs:
+    """Per run: each sharding attribute made even for a type, and each
+    function's or call's shardings attribute made even for its types
+    (attributes are uniqued: equal ones are worked out once)."""
+
+    def __init__(self, ctx: RewriteContext):
+        self.ctx = ctx
+        self.shardings: dict[tuple, ir.Attribute] = {}
+        self.func_attrs: dict[tuple, ir.Attribute | None] = {}
+        self.per_value: dict[tuple, ir.Attribute | None] = {}
+
+    def sharding(self, attr: ir.Attribute, t: ir.Type) -> ir.Attribute:
+        key = (attr, t)
+        found = self.shardings.get(key)
+        if found is None:
+            old = codec.tensor_sharding(attr)
+            new = _even(self.ctx, old, t)
+            found = self.shardings[key] = attr if new == old else codec.tensor_sharding_attr(new)
+        return found
+
+    def func_attrs_of(self, dicts: ir.Attribute, function_type: ir.Attribute, which: str) -> ir.Attribute | None:
+        """`arg_attrs` / `res_attrs` (`which`) with every sharding even (None: already even)."""
+        key = (dicts, function_type, which)
+        try:
+            return self.func_attrs[key]
+        except KeyError:
+            pass
+        signature = ir.FunctionType(ir.TypeAttr(function_type).value)
+        types = signature.inputs if which == "arg_attrs" else signature.results
+        entries, changed = [], False
+        for d, t in zip(ir.ArrayAttr(dicts), types):
+            d = ir.DictAttr(d)
+            if SHARDING_ATTR in d:
+                old = d[SHARDING_ATTR]
+                new = self.sharding(old, t)
+                if new != old:
+                    d = ir.DictAttr.get({**{n.name: n.attr for n in d}, SHARDING_ATTR: new})
+                    changed = True
+            entries.append(d)
+        found = self.func_attrs[key] = ir.ArrayAttr.get(entries) if changed else None
+        return found
+
+    def per_value_of(self, attr: ir.Attribute, types: tuple) -> ir.Attribute | None:
+        """A per-value shardings attribute with every sharding even (None: already even)."""
+        key = (attr, types)
+        try:
+            return self.per_value[key]
+        except KeyError:
+            pass
+        old = sdy.TensorShardingPerValueAttr(attr).shardings
+        new = [self.sharding(s, t) for s, t in zip(old, types)]
+        found = self.per_value[key] = (sdy.TensorShardingPerValueAttr.get(new)
+                                       if any(a != b for a, b in zip(old, new)) else None)
+        return found
 
 
 @hook
-def make_func_result_shardings_even(ctx: RewriteContext, func: ir.Operation) -> None:
-    attrs = func.attributes
-    if "res_attrs" not in attrs:
-        return
-    types = ir.FunctionType(ir.TypeAttr(attrs["function_type"]).value).results
-    for i, d in enumerate(ir.ArrayAttr(attrs["res_attrs"])):
-        d = ir.DictAttr(d)
-        if SHARDING_ATTR not in d:
+def make_func_and_call_shardings_even(ctx: RewriteContext) -> None:
+    """Every function's argument and result shardings, and every call's result shardings, made even."""
+    even = _EvenAttrs(ctx)
+    for func in call_graph_export.funcs_of(ctx.module):
+        attrs = func.attributes
+        for key in ("arg_attrs", "res_attrs"):
+            if key not in attrs:
+                continue
+            new = even.func_attrs_of(attrs[key], attrs["function_type"], key)
+            if new is not None:
+                attrs[key] = new
+                ctx.mark_changed()
+    for call in call_graph.calls_in(ctx.module):
+        attrs = call.attributes
+        if SHARDING_ATTR not in attrs:
             continue
-        old = codec.tensor_sharding(d[SHARDING_ATTR])
-        new = _even(ctx, old, types[i])
-        if new != old:
-            set_func_sharding(func, "res_attrs", i, new)
+        new = even.per_value_of(attrs[SHARDING_ATTR], tuple(r.type for r in call.results))
+        if new is not None:
+            attrs[SHARDING_ATTR] = new
             ctx.mark_changed()

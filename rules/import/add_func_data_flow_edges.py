@@ -1,9 +1,10 @@
-"""Hooks of sdy-add-func-data-flow-edges: the main function, building edges."""
+"""Hooks of sdy-add-func-data-flow-edges: one stage over the functions and calls."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
+from sdy_dsl.interp.builtins import is_static_shaped
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph, interfaces
 from sdy_dsl.runtime.sharding import codec
@@ -12,42 +13,44 @@ from sdy_dsl.runtime.values import SHARDING_ATTR, operation
 EDGE = "sdy.func_data_flow_edge"
 
 
-def _functions(ctx: RewriteContext) -> list[ir.Operation]:
-    return ctx.run_state("functions", lambda: [f for f in call_graph.symbols(ctx.module).values()
-                                                if call_graph.is_function(f)])
-
-
 def _find_main(functions: list[ir.Operation]) -> ir.Operation | None:
+    """The only function of the module, else the one named `main` (None if neither)."""
     if len(functions) == 1:
         return functions[0]
     return next((f for f in functions if ir.StringAttr(f.attributes["sym_name"]).value == "main"), None)
 
 
-def _main_function(ctx: RewriteContext) -> ir.Operation | None:
-    """The only function of the module, else the one named `main` (None if neither)."""
-    return ctx.run_state("main", lambda: _find_main(_functions(ctx)))
-
-
 @hook
-def has_main_function(ctx: RewriteContext) -> bool:
-    return _main_function(ctx) is not None
+def add_edges_to_funcs_and_calls(ctx: RewriteContext) -> None:
+    """Edges on the static-shaped arguments of every function with a body but
+    the main one, then on the static-shaped results of every call."""
+    functions = [f for f in call_graph.symbols(ctx.module).values() if call_graph.is_function(f)]
+    main = _find_main(functions)
+    if functions and main is None:
+        ctx.emit_error(functions[0], "no function is named 'main' and the module has several; "
+                                     "sdy-add-func-data-flow-edges needs the main one")
+        return
+    static: dict[ir.Type, bool] = {}  # type -> whether it is a static shape
 
+    def static_shaped(values) -> list:
+        found = []
+        for value in values:
+            t = value.type
+            if t not in static:
+                static[t] = is_static_shaped(value)
+            if static[t]:
+                found.append(value)
+        return found
 
-@hook
-def is_main_function(ctx: RewriteContext, func: ir.Operation) -> bool:
-    return _main_function(ctx) == operation(func)
-
-
-@hook
-def is_first_function(ctx: RewriteContext, func: ir.Operation) -> bool:
-    functions = _functions(ctx)
-    return bool(functions) and functions[0] == operation(func)
-
-
-@hook
-def body_arguments(func: ir.Operation) -> list:
-    """The arguments of a function's body (none for a declaration)."""
-    return list(func.regions[0].blocks[0].arguments) if call_graph.has_body(func) else []
+    for func in functions:
+        if func != main and call_graph.has_body(func):
+            arguments = static_shaped(func.regions[0].blocks[0].arguments)
+            if arguments:
+                add_func_data_flow_edges(ctx, func, arguments)
+    for call in call_graph.calls_in(ctx.module):
+        results = static_shaped(call.results)
+        if results:
+            add_func_data_flow_edges(ctx, call, results)
 
 
 @hook

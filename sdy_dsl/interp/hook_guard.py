@@ -43,8 +43,10 @@ def _parent(op: ir.Operation) -> ir.Operation | None:
     return parent.operation if isinstance(parent, ir.OpView) else parent
 
 
-def _inside(op: ir.Operation, anchor: ir.Operation) -> bool:
-    parent = _parent(op)
+def _inside(op: ir.Operation, anchor: ir.Operation, parent=False) -> bool:
+    """Whether `anchor` strictly contains `op` (`parent`: op's parent, if known)."""
+    if parent is False:
+        parent = _parent(op)
     while parent is not None:
         if parent == anchor:
             return True
@@ -58,14 +60,15 @@ def _check(op, what: str) -> None:
     op = op.operation if isinstance(op, ir.OpView) else op
     kind, name = _frames[-1]
     anchor = _anchors[-1] if _anchors else None
-    if _parent(op) is None and (anchor is None or not (op == anchor or _inside(anchor, op))):
+    parent = _parent(op)  # (asked once: a stage hook may erase thousands of ops)
+    if parent is None and (anchor is None or not (op == anchor or _inside(anchor, op))):
         return  # a detached op (e.g. one the hook built) is the hook's own
     if kind == "rule":
         raise HookContractError(
             f"hook '{name}' tried to {what} {op_text(op)} through the raw MLIR API while the driver holds the "
             f"IR; a hook called from a rule changes ops only through the context's actions "
             f"(ctx.erase, ctx.replace_op, ctx.move)")
-    if anchor is None or not _inside(op, anchor):
+    if anchor is None or not _inside(op, anchor, parent):
         where = "the anchor of the pass" if op == anchor else f"not inside the {anchor.name} the pass runs on"
         raise HookContractError(
             f"refused to {what} {op_text(op)} ({where}) through the raw MLIR API; a stage hook "

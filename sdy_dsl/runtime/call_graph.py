@@ -13,9 +13,12 @@ or its reverse ("pre-order": callers first).
 """
 from __future__ import annotations
 
+import functools
+
 from jaxlib.mlir import ir
 
 from . import interfaces
+from . import rewrite as mlir_rewrite
 from .sharding import TensorSharding, codec
 from .values import SHARDING_ATTR, MeshTable, operation, ops_named, rank_of
 
@@ -24,7 +27,12 @@ ORIGINAL_FUNC_NAME = "sdy.original_func_name"
 
 def call_op_names() -> list[str]:
     """The op names declared as calls (`call:` in rules/interfaces.yaml)."""
-    return sorted(name for name, decl in interfaces.table().ops.items() if decl.callee_attr)
+    return list(_call_op_names(interfaces.table()))
+
+
+@functools.lru_cache(maxsize=8)
+def _call_op_names(table) -> tuple[str, ...]:
+    return tuple(sorted(name for name, decl in table.ops.items() if decl.callee_attr))
 
 
 def callee_attr(call) -> str:
@@ -76,84 +84,149 @@ def original_name(func) -> str:
 
 
 class CallGraph:
-    """The call graph of a module when it is built (later changes are not seen)."""
+    """The call graph of a module when it is built (later changes are not seen).
+
+    Functions are keyed by name and calls kept with their callee's name: an
+    op's hash is of its contents, which change as a pass rewrites them."""
 
     def __init__(self, module):
         self.module = operation(module)
-        self.symbols = symbols(self.module)
-        self.nodes = [op for op in self.symbols.values() if is_function(op) and has_body(op)]
-        self._calls = {_name(op): calls_in(op) for op in self.nodes}
+        self._top = [operation(op) for op in self.module.regions[0].blocks[0].operations]
+        self.symbols: dict[str, ir.Operation] = {}  # as symbols(module)
+        self._node_of: list[str | None] = []  # per top-level op: its name if it is a function with a body
+        for op in self._top:
+            attrs = op.attributes
+            name = ir.StringAttr(attrs["sym_name"]).value if "sym_name" in attrs else None
+            first = name is not None and name not in self.symbols
+            if first:
+                self.symbols[name] = op
+            self._node_of.append(name if first and "function_type" in attrs and has_body(op) else None)
+        self._node_names = [name for name in self._node_of if name is not None]
+        self.nodes = [self.symbols[name] for name in self._node_names]
+        self._sites = self._collect_call_sites()
         self._search: tuple[list, list] | None = None
+
+    def _collect_call_sites(self) -> dict[str, list[tuple[ir.Operation, str]]]:
+        """(call, callee name) in each function, in program order, from one walk
+        of the module: MLIR's walk visits the top-level ops in order, each after
+        the ops nested in it."""
+        sites: dict[str, list[tuple[ir.Operation, str]]] = {}
+        table = interfaces.table()
+        callee_attrs = {name: table.callee_attr(name) for name in _call_op_names(table)}
+        top, node_of = self._top, self._node_of
+        pending: list[tuple[ir.Operation, str]] = []
+        next_top = 0
+
+        def visit_call(op, _rewriter):
+            op = operation(op)
+            pending.append((op, ir.FlatSymbolRefAttr(op.attributes[callee_attrs[op.name]]).value))
+            return True  # no change
+
+        def visit_top_level_name(op, _rewriter):
+            nonlocal pending, next_top
+            if next_top < len(top) and operation(op) == top[next_top]:
+                if node_of[next_top] is not None:
+                    sites[node_of[next_top]] = pending
+                next_top += 1
+            pending = []  # (else the calls of an op that is not a function with a body)
+            return True
+
+        patterns = mlir_rewrite.RewritePatternSet(self.module.context)
+        for name in sorted(callee_attrs):
+            patterns.add(name, visit_call, benefit=1)
+        for name in sorted({op.name for op in top} - set(callee_attrs)):
+            patterns.add(name, visit_top_level_name, benefit=1)
+        mlir_rewrite.walk_and_apply_patterns(self.module, patterns.freeze())
+        return sites
+
+    def call_sites(self, func) -> list[tuple[ir.Operation, str]]:
+        """(call, callee name) of each call in `func`, in program order."""
+        return self._sites.get(_name(func), [])
+
+    def calls_of(self, func) -> list[ir.Operation]:
+        return [call for call, _ in self.call_sites(func)]
 
     def callee(self, call) -> ir.Operation | None:
         """The function with a body that `call` calls, or None."""
-        func = self.symbols.get(callee_name(call))
-        return func if func is not None and is_function(func) and has_body(func) else None
+        return self._node(callee_name(call))
 
-    def calls_of(self, func) -> list[ir.Operation]:
-        return self._calls.get(_name(func), [])
+    def _node(self, name: str) -> ir.Operation | None:
+        return self.symbols[name] if name in self._sites else None
 
     def post_order(self) -> list[ir.Operation]:
         """Functions with a body, callees before callers (LLVM's post-order
         from the external node: each function reached first from the
         earliest function in module order, then in call order)."""
-        return list(self._depth_first()[0])
+        return [self.symbols[name] for name in self._depth_first()[0]]
 
     def pre_order(self) -> list[ir.Operation]:
         """Functions with a body, callers before callees (the reverse post-order)."""
-        return list(reversed(self._depth_first()[0]))
+        return list(reversed(self.post_order()))
+
+    def recursive_call_sites(self) -> list[tuple[ir.Operation, str]]:
+        """The calls (with their callee's name) that close a cycle (a function
+        reaching itself again): the back edges of that depth-first search, in
+        program order."""
+        back_edges = {id(site) for site in self._depth_first()[1]}
+        if not back_edges:
+            return []
+        return [site for name in self._node_names for site in self._sites.get(name, ()) if id(site) in back_edges]
 
     def recursive_calls(self) -> list[ir.Operation]:
-        """The calls that close a cycle (a function reaching itself again):
-        the back edges of that depth-first search."""
-        return list(self._depth_first()[1])
+        return [call for call, _ in self.recursive_call_sites()]
 
     def _depth_first(self) -> tuple[list, list]:
-        """(functions in post-order, calls to a function still on the search path)."""
+        """(names of the functions in post-order, call sites to a function still on the search path)."""
         if self._search is not None:
             return self._search
         order, back_edges = [], []
+        sites = self._sites
         state: dict[str, str] = {}  # function name -> "active" while on the path, then "done"
-        for root in self.nodes:
-            if _name(root) in state:
+        for root in self._node_names:
+            if root in state:
                 continue
-            state[_name(root)] = "active"
-            stack = [(root, iter(self.calls_of(root)))]
+            state[root] = "active"
+            stack = [(root, iter(sites.get(root, ())))]
             while stack:
                 func, calls = stack[-1]
-                for call in calls:
-                    callee = self.callee(call)
-                    mark = None if callee is None else state.get(_name(callee), "new")
+                for site in calls:
+                    callee = site[1]
+                    mark = state.get(callee, "new") if callee in sites else None
                     if mark == "active":
-                        back_edges.append(call)
+                        back_edges.append(site)
                     elif mark == "new":
-                        state[_name(callee)] = "active"
-                        stack.append((callee, iter(self.calls_of(callee))))
+                        state[callee] = "active"
+                        stack.append((callee, iter(sites[callee])))
                         break
                 else:
-                    state[_name(func)] = "done"
+                    state[func] = "done"
                     order.append(func)
                     stack.pop()
         self._search = (order, back_edges)
         return self._search
 
 
-def clone_function_recursively(func, table: ir.SymbolTable, module) -> str:
+def clone_function_recursively(func, table: ir.SymbolTable, module, graph: CallGraph | None = None) -> str:
     """Copy `func` and, inside the copy, every function it calls (recursively),
     as Shardy's cloneFuncRecursively: each copy has `sdy.original_func_name`,
     is appended to the module after the copies of its callees and is renamed
-    by `table` (`name_<k>`, one counter per table). Returns the copy's name."""
-    return ir.StringAttr(table.insert(_clone_at_end(func, table, operation(module).regions[0].blocks[0]))).value
+    by `table` (`name_<k>`, one counter per table). Returns the copy's name.
+    With `graph` (of the module, `func` one of its functions), a copy of a
+    function without calls is not searched for calls."""
+    body = operation(module).regions[0].blocks[0]
+    return ir.StringAttr(table.insert(_clone_at_end(func, table, body, graph))).value
 
 
-def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block) -> ir.Operation:
+def _clone_at_end(func, table: ir.SymbolTable, body: ir.Block, graph: CallGraph | None) -> ir.Operation:
     """The copy of clone_function_recursively, the last op of `body` (without listing
     `body`'s ops: a module of N copies would be listed N times)."""
-    copy = operation(func).clone(ip=ir.InsertionPoint(body))
-    copy.attributes[ORIGINAL_FUNC_NAME] = ir.StringAttr.get(original_name(func))
+    func = operation(func)
+    copy = func.clone(ip=ir.InsertionPoint(body))
+    attrs = func.attributes
+    copy.attributes[ORIGINAL_FUNC_NAME] = attrs[ORIGINAL_FUNC_NAME if ORIGINAL_FUNC_NAME in attrs else "sym_name"]
     last = copy  # the op appended last: each callee's copy ends up last when made
-    for call in calls_in(copy):
-        last = _clone_at_end(operation(table[callee_name(call)]), table, body)
+    for call in calls_in(copy) if graph is None or graph.call_sites(func) else ():
+        last = _clone_at_end(table[callee_name(call)], table, body, graph)
         set_callee(call, ir.StringAttr(table.insert(last)).value)
     if last != copy:
         copy.move_after(last)
@@ -181,3 +254,38 @@ def function_shardings(func, key: str, meshes: MeshTable) -> list[TensorSharding
             TensorSharding.replicated_like(first.mesh_name, rank_of(t), is_closed=False,
                                            inline_mesh=first.inline_mesh)
             for s, t in zip(given, types)]
+
+
+class SignatureShardings:
+    """function_shardings (and its per-value attribute) of many functions,
+    worked out once per distinct `arg_attrs` / `res_attrs` and function type
+    (attributes are uniqued: functions with equal ones share the answer)."""
+
+    def __init__(self, meshes: MeshTable):
+        self.meshes = meshes
+        self._found: dict[tuple, tuple] = {}  # (key, attrs, function type) -> (shardings, attribute, id)
+        self._ids: dict[tuple | None, int] = {}  # shardings -> a small id (hashed once per signature)
+
+    def _lookup(self, func, key: str) -> tuple:
+        attrs = operation(func).attributes
+        signature = (key, attrs[key] if key in attrs else None, attrs["function_type"])
+        found = self._found.get(signature)
+        if found is None:
+            shardings = function_shardings(func, key, self.meshes)
+            shardings = tuple(shardings) if shardings is not None else None
+            found = self._found[signature] = (
+                shardings, codec.sharding_per_value_attr(shardings) if shardings is not None else None,
+                self._ids.setdefault(shardings, len(self._ids)))
+        return found
+
+    def shardings(self, func, key: str) -> tuple[TensorSharding, ...] | None:
+        """function_shardings(func, key, meshes), as a tuple."""
+        return self._lookup(func, key)[0]
+
+    def attribute(self, func, key: str) -> ir.Attribute | None:
+        """Those shardings as a per-value attribute (None when there are none)."""
+        return self._lookup(func, key)[1]
+
+    def ident(self, func, key: str) -> int:
+        """A small number, equal for equal shardings (None included)."""
+        return self._lookup(func, key)[2]

@@ -25,12 +25,12 @@ from typing import Sequence
 from jaxlib.mlir import ir
 
 from . import interfaces
-from .op_sharding_rule import REDUCTION, OpShardingRule
+from .op_sharding_rule import REDUCTION, SHARDING_RULE_ATTR, OpShardingRule
 from .op_sharding_rule_registry import sharding_rule_for
 from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, codec
-from .values import block_terminator, operation, sharding_slots, structure_key
+from .values import PostOrderFinder, block_terminator, module_of, operation, structure_key
 from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
                                      greatest_common_prefix_axes, has_overflow, is_equivalent,
                                      is_fully_replicated, num_elements, redistribute,
@@ -39,8 +39,137 @@ from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_ax
 from .reshard_placement import ReshardPlacement
 
 
+class PassCache:
+    """What the functions of one pass run share: each op structure's rule, the
+    op names the pass can change outside the full version, where each op name
+    keeps the shardings the pass reads, callees with unreduced axes."""
+
+    def __init__(self, table, policy):
+        self.rules: dict = {}  # structure key -> rule (see ExplicitReshards.rule_of)
+        self.dot_fixes: dict = {}  # see ExplicitReshards.fix_dot_once_per_structure
+        self.callees: dict = {}  # callee name -> whether its signature has unreduced axes
+        # Outside the full version, in a function without unreduced axes, only
+        # these ops can change: data-flow ops, calls, dots and the ops the
+        # policy resolves fully (the others' visit returns early).
+        self.changing = frozenset(
+            name for name, decl in table.ops.items()
+            if decl.data_flow or decl.callee_attr is not None or "dot" in decl.traits
+        ) | policy.full_version_ops | policy.full_version_if_operand_differs
+        self.find_changing = PostOrderFinder(self.changing)
+        self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
+        self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
+        self._signature_unreduced: dict = {}  # a function's arg_attrs or res_attrs -> the same
+        self._arg_shardings: dict = {}  # a function's arg_attrs -> its arguments' shardings
+        self._module_unreduced: bool | None = None  # see module_has_unreduced
+        self._table = table
+
+    def slot_attrs(self, name: str) -> tuple:
+        """The attributes where ops named `name` keep the shardings the pass
+        reads (rules/interfaces.yaml: results and block-arg slots)."""
+        found = self._slot_attrs.get(name)
+        if found is None:
+            slots = (self._table.result_slot(name), self._table.of(name).block_args)
+            found = self._slot_attrs[name] = tuple(
+                slot.attr for slot in slots if slot is not None and slot.kind != "func-arg-attrs")
+        return found
+
+    def has_unreduced(self, attr: ir.Attribute) -> bool:
+        """Whether a sharding attribute has unreduced axes (another attribute has none)."""
+        found = self._unreduced.get(attr)
+        if found is None:
+            kind = codec.sharding_kind(attr)
+            shardings = ((codec.tensor_sharding(attr),) if kind == "single" else
+                         codec.sharding_per_value(attr) if kind == "per_value" else ())
+            found = self._unreduced[attr] = any(s.unreduced for s in shardings)
+        return found
+
+    def signature_has_unreduced(self, func: ir.Operation) -> bool:
+        """Whether a sharding of the function's arguments or results has unreduced axes."""
+        attrs = func.attributes
+        for key in ("arg_attrs", "res_attrs"):
+            attr = attrs.get(key)
+            if attr is None:
+                continue
+            found = self._signature_unreduced.get(attr)
+            if found is None:
+                dicts = [ir.DictAttr(d) for d in ir.ArrayAttr(attr)]
+                found = self._signature_unreduced[attr] = any(
+                    codec.tensor_sharding(d["sdy.sharding"]).unreduced for d in dicts if "sdy.sharding" in d)
+            if found:
+                return True
+        return False
+
+    def callee_has_unreduced(self, call: ir.Operation, funcs: dict | None) -> bool:
+        """Whether the callee's signature has unreduced axes (an unknown callee may)."""
+        name = ir.FlatSymbolRefAttr(call.attributes[self._table.callee_attr(call.name)]).value
+        found = self.callees.get(name)
+        if found is None:
+            callee = _lookup_func(call, name, funcs)
+            found = self.callees[name] = callee is None or self.signature_has_unreduced(callee)
+        return found
+
+    def arg_shardings(self, func: ir.Operation | None, count: int) -> list:
+        """The shardings of the function's first `count` arguments (None: none),
+        read once per attribute."""
+        if func is None or "arg_attrs" not in func.attributes:
+            return [None] * count
+        attr = func.attributes["arg_attrs"]
+        found = self._arg_shardings.get(attr)
+        if found is None:
+            found = self._arg_shardings[attr] = [
+                codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None
+                for d in map(ir.DictAttr, ir.ArrayAttr(attr))]
+        return found[:count]
+
+    def module_has_unreduced(self, func: ir.Operation, funcs: dict | None) -> bool:
+        """Whether an op of the module (or a callee's signature) keeps unreduced
+        axes, asked once per pass run (the pass makes none out of none)."""
+        if self._module_unreduced is None:
+            found = False
+            slot_attrs, unreduced, table = self._slot_attrs, self._unreduced, self._table
+            advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
+
+            def scan(op):  # keeps_unreduced and callee_has_unreduced, inlined: every op comes here
+                nonlocal found
+                name = op.name
+                names = slot_attrs.get(name)
+                if names is None or name == "func.func":
+                    found = self.keeps_unreduced(op, name)
+                else:
+                    attrs = op.attributes
+                    for attr_name in names:
+                        attr = attrs.get(attr_name)
+                        if attr is None:
+                            continue
+                        found = unreduced.get(attr)
+                        if found is None:
+                            found = self.has_unreduced(attr)
+                        if found:
+                            break
+                if not found and table.callee_attr(name) is not None:
+                    found = self.callee_has_unreduced(op, funcs)
+                return interrupt if found else advance
+
+            module_of(func).walk(scan)
+            self._module_unreduced = found
+        return self._module_unreduced
+
+    def keeps_unreduced(self, op: ir.Operation, name: str) -> bool:
+        """Whether a sharding slot of the op (not its nested ops') has unreduced axes."""
+        if name == "func.func":
+            return self.signature_has_unreduced(op)
+        attrs = op.attributes
+        for attr_name in self.slot_attrs(name):
+            attr = attrs.get(attr_name)
+            if attr is not None and self.has_unreduced(attr):
+                return True
+        return False
+
+
 class ExplicitReshards(ReshardPlacement):
     """The pass over one function."""
+
+    cache: PassCache | None = None  # shared by the pass run's functions (else one per function)
 
     # ------------------------------------------------------------------ driver (IER:834-941)
     def run(self, func: ir.Operation) -> None:
@@ -48,34 +177,49 @@ class ExplicitReshards(ReshardPlacement):
         if not len(func.regions) or not len(func.regions[0].blocks):
             raise ReshardError(func, "cannot insert explicit reshards in a function declaration "
                                      "(it has no body)")
+        cache = self.cache
+        if cache is None:
+            cache = self.cache = PassCache(self._table, self.policy)
+        self._rules = cache.rules
+        # What was known of another function's values goes (an erased value's address may be reused).
+        self._shardings.clear()
+        self._store.owners.clear()
+        args = func.regions[0].blocks[0].arguments
+        self._func_args = dict(zip(args, cache.arg_shardings(func, len(args))))
+        # The pass never makes unreduced axes out of none: without any in the
+        # module, its unreduced steps cannot apply and, outside the full
+        # version, only some ops can change (and no return operand).
+        if not self.full and not cache.module_has_unreduced(func, self.funcs):
+            self._unreduced = False
+            for op in cache.find_changing(func):
+                self.visit(op)
+            return
         ops: list[ir.Operation] = []
-        owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
-        unreduced = [False]
+        unreduced = False
         table = self._table
-        callees: dict = {}  # callee name -> whether its signature has unreduced axes
 
         def collect(op):
-            op = operation(op)
+            nonlocal unreduced
             ops.append(op)
-            for result in op.results:
-                owners[result] = op
-            if not unreduced[0]:
-                unreduced[0] = _has_unreduced(op) or (
-                    table.callee_attr(op.name) is not None and _callee_has_unreduced(op, callees, self.funcs))
+            if not unreduced:
+                name = op.name
+                unreduced = cache.keeps_unreduced(op, name) or (
+                    table.callee_attr(name) is not None and cache.callee_has_unreduced(op, self.funcs))
             return ir.WalkResult.ADVANCE
 
         func.walk(collect, ir.WalkOrder.POST_ORDER)
-        # The pass never makes unreduced axes out of none: without any in the
-        # func (or its callees' signatures), its unreduced steps cannot apply,
-        # and the shardings they would read need not be read.
-        self._unreduced = unreduced[0]
+        ops.pop()  # the function itself
+        # Without unreduced axes in the func (or its callees' signatures) the
+        # shardings its unreduced steps would read need not be read.
+        self._unreduced = unreduced
+        owners = self._store.owners  # (a result's op, known here, is costly to ask the IR)
         for op in ops:
-            if op == func:
-                continue
+            for result in op.results:
+                owners[result] = op
+        for op in ops:
             self.visit(op)
         body = func.regions[0].blocks[0]
-        terminator = operation(body.operations[len(body.operations) - 1])
-        self.reshard_return(terminator, func)
+        self.reshard_return(operation(body.operations[len(body.operations) - 1]), func)
 
     def on_full_version(self, op: ir.Operation) -> bool:
         if self.full or op.name in self.policy.full_version_ops:
@@ -98,6 +242,10 @@ class ExplicitReshards(ReshardPlacement):
             return
         if self.convert_reshard_to_unreduced_collectives(op):
             return
+        if not full and not self._unreduced:
+            if self._table.has_trait(op, "dot"):
+                self.fix_dot_once_per_structure(op)
+            return  # outside the full version, without unreduced axes, only the dot fix applies
         if self._unreduced:
             self.all_reduce_unreduced_operands(op)
         if not full and not self._table.has_trait(op, "dot") and not (
@@ -123,6 +271,37 @@ class ExplicitReshards(ReshardPlacement):
         # Each group goes right after the op: the nearest is created last.
         for group in reversed(self.policy.after_op):
             after_op[group]()
+
+    def fix_dot_once_per_structure(self, op) -> None:
+        """The non-full dot fix (all that can change a dot outside the full
+        version without unreduced axes): decided once per op structure and
+        tensor shardings (the layers of a model repeat them), applied to each."""
+        ins = [self.sharding_bypassing_barriers(v) for v in op.operands]
+        outs = [self.sharding_bypassing_barriers(v) for v in op.results]
+        key = _dot_structure(op)
+        # Shardings are decoded once per attribute: identical objects for one
+        # attribute. The entry keeps them alive, so their ids stay theirs.
+        memo_key = (key, tuple(map(id, ins)), tuple(map(id, outs))) if key is not None else None
+        hit = self.cache.dot_fixes.get(memo_key) if memo_key is not None else None
+        if hit is None:
+            new = self.fixed_dot_result(op, ins, outs, self.rule_of(op))
+            if memo_key is not None:
+                self.cache.dot_fixes[memo_key] = (ins, outs, new)
+        else:
+            new = hit[2]
+        if new is not None:
+            self.apply_dot_fix(op, new, outs[0])
+
+    def fixed_dot_result(self, op, ins: list, outs: list, rule: OpShardingRule | None) -> TensorSharding | None:
+        """The dot's new result sharding by the non-full dot fix, if it changes."""
+        if rule is None or rule.is_custom:
+            return None
+        mesh_name = self.choose_mesh(op, ins, outs)
+        if mesh_name is None:
+            return None
+        mesh = self.meshes.meshes[mesh_name]
+        projection = ShardingProjection.build(ins, outs, rule, mesh, closed_if_missing=True)
+        return self.dot_fix(op, projection, outs, rule, mesh_name, mesh)
 
     def rule_of(self, op) -> OpShardingRule | None:
         """The op's rule; ops of one structure (values.structure_key) share it."""
@@ -179,7 +358,9 @@ class ExplicitReshards(ReshardPlacement):
                    mesh_name: str, mesh: Mesh, full: bool) -> AxesPerFactor | None:
         if not full:
             if self._table.has_trait(op, "dot"):
-                self.fix_dot(op, projection, outs, rule, mesh_name, mesh)
+                new = self.dot_fix(op, projection, outs, rule, mesh_name, mesh)
+                if new is not None:
+                    self.apply_dot_fix(op, new, outs[0])
             return None
         update_ops = {i for i, t in enumerate(projection.operands) if has_overflow(t)}
         update_res = {i for i, t in enumerate(projection.results) if has_overflow(t)}
@@ -216,12 +397,12 @@ class ExplicitReshards(ReshardPlacement):
                     target, codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)
             for user, index in _edge_sources(op, decl, owner):
                 value = user.operands[index]
-                self.reshard_to_target(user, index, target, self._point_after(value), full)
+                self.reshard_to_target(user, index, target, lambda: self._point_after(value), full)
 
     def reshard_call(self, call, full: bool) -> None:
         callee_name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
         callee = _lookup_func(call, callee_name, self.funcs)
-        arg_shardings = [_func_arg_sharding(callee, i) for i in range(len(call.operands))]
+        arg_shardings = self.cache.arg_shardings(callee, len(call.operands))
         mesh_of = next((s for s in arg_shardings if s is not None and not self.mesh(s).is_maximal), None)
         if mesh_of is not None:
             targets = [s if s is not None else TensorSharding.replicated_like(
@@ -235,7 +416,7 @@ class ExplicitReshards(ReshardPlacement):
             targets = [replicated_sharding(source.mesh_name, value_rank(v), source.inline_mesh) for v in call.operands]
         for i, target in enumerate(targets):
             value = call.operands[i]
-            self.reshard_to_target(call, i, target, self._point_after(value), full)
+            self.reshard_to_target(call, i, target, lambda: self._point_after(value), full)
 
     # ------------------------------------------------------------------ reshape with overflow (IER:429-548)
     def reshape_with_overflow(self, op, projection, outs, rule: OpShardingRule, mesh_name: str,
@@ -272,9 +453,12 @@ class ExplicitReshards(ReshardPlacement):
         return common
 
     # ------------------------------------------------------------------ the non-full dot fix (IER:201-302)
-    def fix_dot(self, op, projection, outs, rule: OpShardingRule, mesh_name: str, mesh: Mesh) -> None:
+    def dot_fix(self, op, projection, outs, rule: OpShardingRule, mesh_name: str,
+                mesh: Mesh) -> TensorSharding | None:
+        """The result sharding that resolves a dot's one conflicting factor by
+        the reduction axes of its result (None: no change)."""
         if not outs or outs[0] is None:
-            return
+            return None
         lhs, rhs, res = projection.operands[0], projection.operands[1], projection.results[0]
         lhs_size, rhs_size = num_elements(op.operands[0]), num_elements(op.operands[1])
         result_size = num_elements(op.results[0])
@@ -287,7 +471,7 @@ class ExplicitReshards(ReshardPlacement):
             if la is not None and ra is not None:
                 axes, limit = la, max(lhs_size, rhs_size)
                 if la != ra:
-                    return
+                    return None
                 if rule.kind_of(f) == REDUCTION:
                     reduction.extend(axes)
                     continue
@@ -296,43 +480,40 @@ class ExplicitReshards(ReshardPlacement):
                 limit = lhs_size if la is not None else rhs_size
                 for axis in axes:
                     if any(a.overlaps(axis, mesh) for a in seen):
-                        return
+                        return None
                     seen.append(axis)
             if res.factors[f].axes != axes:
                 if not axes or conflict is not None or result_size > limit:
-                    return
+                    return None
                 conflict, conflict_axes = f, axes
         if conflict is None:
-            return
+            return None
         res_axes = res.factors[conflict].axes
         if not res_axes or res_axes != reduction:
-            return
+            return None
         res.factors[conflict].axes = list(conflict_axes)
+        return res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes, mesh_name, mesh)
+
+    def apply_dot_fix(self, op, new: TensorSharding, old: TensorSharding) -> None:
+        """The dot's result takes `new`; a reshard after it gives its users `old`."""
         result = op.results[0]
-        self.set_sharding(result, res.to_tensor_sharding(rule.result_mappings[0], rule.factor_sizes,
-                                                               mesh_name, mesh))
-        reshard = self._reshard(result, outs[0], ir.InsertionPoint.after(op), op.location)
+        self.set_sharding(result, new)
+        reshard = self._reshard(result, old, ir.InsertionPoint.after(op), op.location)
         result.replace_all_uses_except(reshard.result, reshard)
 
 
+
+def _dot_structure(op) -> tuple | None:
+    """What the dot fix's decision is a function of, besides the tensor
+    shardings: the rule (from the op's `sdy.sharding_rule` alone when it has
+    one, else from its structure) and the tensor types."""
+    rule = op.attributes.get(SHARDING_RULE_ATTR)
+    if rule is None:
+        return structure_key(op)
+    return rule, tuple([v.type for v in op.operands]), tuple(op.results.types)
+
+
 # --------------------------------------------------------------------------- data-flow edges, calls
-
-
-def _has_unreduced(op) -> bool:
-    """Whether a sharding the op keeps (not its nested ops') has unreduced axes."""
-    return any(s is not None and s.unreduced for slot in sharding_slots(op) for s in slot.read())
-
-
-def _callee_has_unreduced(call, known: dict, funcs: dict | None = None) -> bool:
-    """Whether the callee's signature has unreduced axes (an unknown callee may);
-    `known`: answers by callee name, filled here."""
-    name = ir.FlatSymbolRefAttr(call.attributes[interfaces.table().callee_attr(call.name)]).value
-    if name not in known:
-        callee = _lookup_func(call, name, funcs)
-        known[name] = callee is None or _has_unreduced(callee)
-    return known[name]
-
-
 
 
 def _edge_sources(op, decl, owner: ir.Value) -> list[tuple[ir.Operation, int]]:
@@ -360,10 +541,3 @@ def _lookup_func(op, name: str, funcs: dict | None = None):
         if candidate.name == "func.func" and ir.StringAttr(candidate.attributes["sym_name"]).value == name:
             return candidate
     return None
-
-
-def _func_arg_sharding(func, index: int) -> TensorSharding | None:
-    if func is None or "arg_attrs" not in func.attributes:
-        return None
-    d = ir.DictAttr(ir.ArrayAttr(func.attributes["arg_attrs"])[index])
-    return codec.tensor_sharding(d["sdy.sharding"]) if "sdy.sharding" in d else None

@@ -336,6 +336,15 @@ class InterfaceRegistry:
         condition = decl.traits.get(trait)
         return condition is not None and (condition is ALWAYS or condition.holds(op))
 
+    def trait_by_name(self, op_name: str, trait: str) -> bool | None:
+        """Whether every op named `op_name` has the trait (True), none does
+        (False), or it depends on the op (None: ask has_trait)."""
+        decl = self.ops.get(op_name)
+        condition = decl.traits.get(trait) if decl is not None else None
+        if condition is None:
+            return False
+        return True if condition is ALWAYS else None
+
     def is_terminator(self, op: ir.Operation) -> bool:
         return self.has_trait(op, "terminator")
 

@@ -260,6 +260,10 @@ class OpShardingRuleRegistry:
         """The declaration of an op name (its own, not a trait's)."""
         return self.declarations.get(op_name)
 
+    def never_has_rule(self, op_name: str) -> bool:
+        """Whether the registry gives no op of this name a rule (`none`)."""
+        return isinstance(self.declarations.get(op_name), NoRule)
+
     def declaration_of(self, op) -> Declaration | None:
         """The op's declaration: its own, else that of a trait it has."""
         declaration = self.declarations.get(op.name)

@@ -45,6 +45,7 @@ class ReshardPlacement:
         self._rules: dict = {}  # structure key -> rule (see rule_of)
         self._store = ShardingStore(self._table)
         self.funcs: dict | None = None  # the module's functions by name, when the caller knows them
+        self._func_args: dict = {}  # argument of the function run on -> its sharding (see run)
 
     # ------------------------------------------------------------------ IR helpers
     def mesh(self, sharding: TensorSharding) -> Mesh:
@@ -58,6 +59,8 @@ class ReshardPlacement:
             if isinstance(value, ir.OpResult):
                 # (a result's sharding is where its op keeps it: no edge, no manual axes)
                 found = self._store.get(value)
+            elif value in self._func_args:  # (an argument of the function: its arg_attrs)
+                found = self._func_args[value]
             else:
                 found = interfaces.edge_owner_sharding(value)
             self._shardings[value] = found
@@ -75,8 +78,14 @@ class ReshardPlacement:
 
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
         table = self._table
-        while isinstance(value, ir.OpResult) and table.barrier_attr(operation(value.owner).name) is not None:
-            value = operation(value.owner).operands[0]
+        owners = self._store.owners  # (the store then finds the result's op without asking the IR)
+        while isinstance(value, ir.OpResult):
+            owner = owners.get(value)
+            if owner is None:
+                owner = owners[value] = operation(value.owner)
+            if table.barrier_attr(owner.name) is None:
+                break
+            value = owner.operands[0]
         return self.sharding(value)
 
     @staticmethod
@@ -261,14 +270,21 @@ class ReshardPlacement:
 
     # ------------------------------------------------------------------ reshard to a target (IER:63-112)
     def reshard_to_target(self, user, index: int, target: TensorSharding | None, point, full: bool) -> None:
+        """`point`: where the collectives go, or a function making it (called
+        once, before the first collective: most operands need none)."""
         operand = user.operands[index]
         sharding = self.sharding(operand)
-        if sharding is not None:
+        if callable(point) and (sharding is not None and sharding.unreduced or target is not None and target.unreduced):
+            point = point()
+        if sharding is not None and sharding.unreduced:
             sharding = self.all_reduce_if_unreduced_to_replicated(user, index, sharding, target, point)
-        new = self.insert_unreduced_collectives(user, index, target, point)
-        if new is not None:
-            sharding = new
+        if target is not None and target.unreduced:  # (else there are no unreduced collectives)
+            new = self.insert_unreduced_collectives(user, index, target, point)
+            if new is not None:
+                sharding = new
         if full and not is_equivalent(sharding, target):
+            if callable(point):
+                point = point()
             operand = user.operands[index]
             to = target if target is not None else replicated_sharding(sharding.mesh_name, len(sharding.dims),
                                                               sharding.inline_mesh)

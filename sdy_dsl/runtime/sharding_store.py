@@ -51,7 +51,7 @@ class ShardingStore:
         self.table = table  # the InterfaceRegistry of the run
         self.buffered = buffered
         self._slots: dict = {}  # (op, attr) -> list of shardings (None: absent)
-        self._dirty: set = set()
+        self._dirty: dict = {}  # (op, attr) -> (kind, shardings) of a changed slot (buffered mode)
         # value -> where its sharding lives (buffered mode: the IR's structure does not
         # change while a pass works on the buffer, but for erased ops, never asked again)
         self._located: dict = {}
@@ -193,6 +193,32 @@ class ShardingStore:
             sharding = erase_manual_axes(sharding, manual)
         return sharding
 
+    def read_results(self, op: ir.Operation, results, attrs=None) -> None:
+        """Read the shardings of an op's results at once (buffered mode; what
+        `get` / `token` would read one value at a time); `attrs`: the op's
+        attributes, if the caller has them."""
+        if not self.buffered or not results or results[0] in self.current:
+            return
+        decl = self.table.result_slot(op.name)
+        if decl is None or decl.kind not in ("single", "per-value"):
+            return
+        kind, attr = decl.kind, decl.attr
+        key = (op, attr)
+        shardings = self._slots.get(key)
+        if shardings is None:
+            if attr in (attrs if attrs is not None else op.attributes):
+                shardings = self._read(op, attr, kind, results)
+            else:
+                shardings = [None] * (1 if kind == "single" else len(results))
+            self._slots[key] = shardings
+        current, tokens, intern, reads = self.current, self.tokens, self.intern, self._reads
+        for index, value in enumerate(results):
+            position = 0 if kind == "single" else index
+            reads[value] = (key, position, None, kind)
+            sharding = current[value] = shardings[position]
+            if intern is not None:
+                tokens[value] = intern(sharding) if sharding is not None else 0
+
     def may_hold(self, op: ir.Operation, attr: str) -> bool:
         """False when the op's slot `attr` surely holds no sharding (a quick
         test for walks over every op)."""
@@ -262,6 +288,24 @@ class ShardingStore:
         self._changed(value)
         return True
 
+    def replace(self, value: ir.Value, sharding: TensorSharding, token: int) -> None:
+        """`set` for a caller that knows `sharding` differs from the value's
+        current one and its interned token (propagation's memoized steps)."""
+        read = self._reads.get(value) if self.buffered else None
+        if read is not None and read[2] is None:
+            key, position, _, kind = read
+            shardings = self._slots[key]
+            if kind != "per-value" or len(shardings) == 1 or None not in shardings:
+                shardings[position] = sharding
+                self._dirty[key] = (kind, shardings)
+                self.version += 1
+                self.current[value] = sharding
+                self.tokens[value] = token
+                if self.on_change is not None:
+                    self.on_change(value)
+                return
+        self.set(value, sharding)
+
     def _changed(self, value: ir.Value, now=None) -> None:
         """`value`'s sharding changed; `now`: what `get` returns for it now, if
         known (else it is read again when asked)."""
@@ -290,7 +334,7 @@ class ShardingStore:
 
     def _write_or_mark(self, op, attr, kind, shardings, index=None) -> None:
         if self.buffered:
-            self._dirty.add((op, attr, kind))
+            self._dirty[(op, attr)] = (kind, shardings)
             return
         _write(op, attr, kind, shardings)
 
@@ -299,10 +343,18 @@ class ShardingStore:
 
         Writes are gathered first: an ir.Operation's hash changes when its
         attributes do, so no op-keyed lookup may follow a write."""
-        writes = [(op, attr, kind, self._slots[(op, attr)]) for op, attr, kind in self._dirty]
+        writes = list(self._dirty.items())
         self._dirty.clear()
-        for op, attr, kind, shardings in writes:
-            _write(op, attr, kind, shardings)
+        encoded: dict = {}  # (ids of the shardings) -> their attribute: writes repeat them
+        for (op, attr), (kind, shardings) in writes:
+            if kind == "per-value" and None not in shardings:
+                key = tuple([id(s) for s in shardings])  # (all alive until the loop ends)
+                value = encoded.get(key)
+                if value is None:
+                    value = encoded[key] = codec.sharding_per_value_attr(shardings)
+                op.attributes[attr] = value
+            else:
+                _write(op, attr, kind, shardings)
         self._slots.clear()
         self._located.clear()
         self._reads.clear()
@@ -313,7 +365,7 @@ class ShardingStore:
     def forget(self, op: ir.Operation) -> None:
         """Drop an op about to be erased."""
         for key in [k for k in self._dirty if k[0] == op]:
-            self._dirty.discard(key)
+            del self._dirty[key]
         for key in [k for k in self._slots if k[0] == op]:
             del self._slots[key]
         self._reads.clear()

@@ -110,6 +110,32 @@ def ops_named(root, names, pre_order: bool = True) -> list[ir.Operation]:
     return found
 
 
+class PostOrderFinder:
+    """`ops_named(root, names, pre_order=False)` for many roots with the same
+    names: one frozen pattern set, made on first use, serves them all (a
+    module's thousands of small functions)."""
+
+    def __init__(self, names):
+        self.names = sorted(names)
+        self._frozen = None
+        self._found: list[ir.Operation] = []
+
+    def _collect(self, op, _rewriter) -> bool:
+        self._found.append(operation(op))
+        return True  # no change
+
+    def __call__(self, root) -> list[ir.Operation]:
+        root = operation(root)
+        if self._frozen is None:
+            patterns = mlir_rewrite.RewritePatternSet(root.context)
+            for name in self.names:
+                patterns.add(name, self._collect, benefit=1)
+            self._frozen = patterns.freeze()
+        found = self._found = []
+        mlir_rewrite.walk_and_apply_patterns(root, self._frozen)
+        return found
+
+
 def block_terminator(block: ir.Block) -> ir.Operation:
     """The last op of a block (its terminator)."""
     ops = block.operations
@@ -142,16 +168,55 @@ def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
 
 
 def structure_key(op, operands=None, results=None):
-    """(name, attributes, operand and result types) of an op without regions,
-    else None: what an op's sharding rule (and propagation's op-priority
+    """(name, attributes, operand and result types, small bodies) of an op,
+    or None: what an op's sharding rule (and propagation's op-priority
     directions) are a function of. MLIR uniques attributes and types, so the
-    key is cheap to hash; the layers of a model share a few hundred keys."""
+    key is cheap to hash; the layers of a model share a few hundred keys.
+    An op with regions has a key when each region is one small self-contained
+    block (a reduce's or scatter's combiner): its ops' structure and wiring
+    are part of the key; other ops with regions have none."""
     op = operation(op)
+    body = ()
     if len(op.regions):
-        return None
+        body = _small_body_key(op)
+        if body is None:
+            return None
     return (op.name, tuple(op.attributes.items()),
             tuple([v.type for v in (op.operands if operands is None else operands)]),
-            tuple([v.type for v in (op.results if results is None else results)]))
+            tuple([v.type for v in (op.results if results is None else results)]), body)
+
+
+SMALL_BODY_OPS = 8  # the most ops a region of an op with a structure key holds
+
+
+def _small_body_key(op: ir.Operation) -> tuple | None:
+    """Each region's block as (argument types, then per op: name, attributes,
+    operands as (op index, result number) or ("arg", number), result types),
+    or None when a region is not one small block using only its own values."""
+    regions = []
+    for region in op.regions:
+        blocks = region.blocks
+        if len(blocks) != 1:
+            return None
+        block = blocks[0]
+        local = {arg: ("arg", i) for i, arg in enumerate(block.arguments)}
+        key = [tuple([arg.type for arg in block.arguments])]
+        for index, inner in enumerate(block.operations):
+            if index >= SMALL_BODY_OPS or len(inner.regions):
+                return None
+            refs = []
+            for operand in inner.operands:
+                ref = local.get(operand)
+                if ref is None:
+                    return None  # a value from outside the op
+                refs.append(ref)
+            inner_results = list(inner.results)
+            for number, result in enumerate(inner_results):
+                local[result] = (index, number)
+            key.append((inner.name, tuple(inner.attributes.items()), tuple(refs),
+                        tuple([r.type for r in inner_results])))
+        regions.append(tuple(key))
+    return tuple(regions)
 
 
 def count_ops(root) -> int:

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from jaxlib.mlir import ir
 
-from ..op_sharding_rule import OpShardingRule
+from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import TensorSharding
 from ..values import block_terminator, structure_key, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
@@ -28,7 +28,7 @@ from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
 from .propagation_state import PropagationError
 from .rewrite_driver import RewriteDriver
-from .worklist import OpNode
+from .worklist import EdgeStep, OpNode
 
 GetDirection = Callable[[ir.Operation, int], Direction]
 
@@ -153,13 +153,42 @@ class PropagationEngine(RewriteDriver):
     # ------------------------------------------------------------- patterns
 
     def _frame(self, node: OpNode):
-        """(rule, operands, results) of a registered op's step, or None (no rule, or
-        one that does not fit the op); propagation changes no op's operands."""
+        """The rule of a registered op's step, or None (no rule, or one that does
+        not fit the op); its operands' and results' shardable values go to
+        `node.values` (propagation changes no op's operands)."""
         op = node.op
-        operands, results = list(op.operands), list(op.results)
-        owners = self.store.owners
+        results = list(op.results)
+        attrs = op.attributes
+        store = self.store
+        owners = store.owners
         for result in results:
             owners[result] = op
+        store.read_results(op, results, attrs)
+        _, may_flow, never_rule, _ = self.name_facts(op.name)
+        if not may_flow:
+            self.shardable_results(results)
+        if never_rule and SHARDING_RULE_ATTR not in attrs:
+            return None
+        operands = list(op.operands)
+        self._find_structure(node, operands, results)
+        rule = self.rule_of(op, node.structure, attrs)
+        if rule is not None:
+            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
+                node.values = (self._shardable_values(operands)
+                               + (tuple(results) if not may_flow else self._shardable_values(results)))
+                return rule
+        return None
+
+    def _shardable_values(self, values) -> tuple:
+        shardable = self.shardable_value
+        return tuple([shardable(v) for v in values])
+
+    def _find_structure(self, node: OpNode, operands, results) -> None:
+        if node.structure is not None:
+            return
+        op = node.op
+        if len(op.regions) and self.table.data_flow(op) is not None:
+            return  # (a data-flow op's body is its own: no other op shares it)
         key = structure_key(op, operands, results)
         if key is not None:
             # (a small integer from here on: the key's hash is not cheap)
@@ -167,27 +196,20 @@ class PropagationEngine(RewriteDriver):
             node.structure = ids.get(key)
             if node.structure is None:
                 node.structure = ids[key] = len(ids)
-        rule = self.rule_of(op, node.structure)
-        if rule is not None:
-            if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
-                return (rule, operands, results)
-        return None
 
     def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
-        frame = node.frame
-        if frame is False:
-            frame = node.frame = self._frame(node)
-        if frame is None:
+        rule = node.frame
+        if rule is False:
+            rule = node.frame = self._frame(node)
+        if rule is None:
             return False
-        rule, operands, results = frame
         op = node.op
         by_heuristics = self._sweep_heuristics
         if by_heuristics is not None and by_heuristics[2] is get_direction:
             heuristics, priority, _ = by_heuristics
             kept = node.directions
             if kept is None or kept[0] is not heuristics or kept[1] != self.erasures:
-                heuristics.directions_of_op(node, len(rule.factor_sizes), priority)
-                kept = node.directions
+                kept = heuristics.directions_of_op(node, len(rule.factor_sizes))
             directions, any_direction = kept[2][priority], kept[3][priority]
         else:
             directions = tuple([get_direction(op, f) for f in range(len(rule.factor_sizes))])
@@ -199,13 +221,20 @@ class PropagationEngine(RewriteDriver):
             # A step is a function of the shardings, the rule, the directions
             # and the strategy: if it changed nothing with these inputs before,
             # it would change nothing again (most visits are such repeats).
-            clean = node.clean
-            if clean is not None and clean[1] is strategy and clean[0] == directions:
+            if node.clean_by is strategy and node.clean == directions:
                 return False
+        num_operands = len(rule.operand_mappings)
         if self.debug is None and not tracing:
-            changed = self._registered_step(node, rule, operands, results, directions, strategy,
-                                            notify)
+            values = node.values
+            if values is None:  # (forgotten when an edge was erased)
+                values = node.values = self._shardable_values(list(op.operands) + list(op.results))
+            # Ops of one structure have one rule (unless a caller's rule
+            # provider decides per op): they share the static part.
+            structure = node.structure if self._rules_by_structure is not None else None
+            changed = self._memo_step(node, values, rule, num_operands, directions, strategy,
+                                      self.conservative, structure, notify)
         else:
+            operands, results = list(op.operands), list(op.results)
             operand_shardings = [self.get(v) for v in operands]
             result_shardings = [self.get(v) for v in results]
             changed = self.propagate_tensors(
@@ -214,58 +243,48 @@ class PropagationEngine(RewriteDriver):
                 rule, directions.__getitem__, strategy, self.conservative, notify)
         if not changed and not tracing:
             if not node.watched:
-                if node.values is not None:
-                    self._watch(node, node.values, resolved=True)
-                else:
-                    self._watch(node, operands + results)
-            node.clean = (directions, strategy)
+                if node.values is None:
+                    node.values = self._shardable_values(list(op.operands) + list(op.results))
+                self._watch(node, node.values, resolved=True)
+            node.clean, node.clean_by = directions, strategy
         return changed
 
-    def _registered_step(self, node: OpNode, rule, operands, results, directions, strategy,
-                         notify) -> bool:
-        """propagate_tensors for a registered op, without debug info or trace:
-        the same step (step_updates), memoized, keyed by small integers: the node's static part
-        (rule, directions, strategy...) and the interned sharding of each of its
-        values, which the store keeps per value; the step's updates carry their
-        own interned form, so comparing an update with the current sharding
-        is comparing two integers."""
-        values = node.values
-        if values is None:
-            values = node.values = [self.shardable_value(v) for v in operands + results]
+    def _memo_step(self, holder, values, rule, num_operands: int, directions, strategy,
+                   conservative: bool, structure, notify) -> bool:
+        """The same step as propagate_tensors (step_updates), memoized, keyed by
+        small integers: the step's static part (rule, directions, strategy...,
+        kept on `holder`, an OpNode or EdgeStep, and shared by ops of one
+        `structure`) and the interned sharding of each of `values` (shardable
+        values: operands then results), which the store keeps per value; the
+        step's updates carry their own interned form, so comparing an update
+        with the current sharding is comparing two integers."""
         store = self.store
         try:
-            tokens = store.tokens
-            key = [tokens[v] for v in values]  # read before and unchanged since
+            key = list(map(store.tokens.__getitem__, values))  # read before and unchanged since
         except KeyError:
             key = [store.token(v) for v in values]
         if not any(key):
             return False  # no sharding on any of its values: no mesh, nothing to propagate
-        keys = node.step_key
-        if keys is None:
-            keys = node.step_key = []
-        for kept_directions, kept_strategy, static in keys:
-            if kept_directions is directions and kept_strategy is strategy:
-                break
+        kept = holder.step_key
+        if kept is not None and kept[0] is directions and kept[1] is strategy:
+            static = kept[2]
         else:
-            # Ops of one structure have one rule (unless a caller's rule
-            # provider decides per op): they share the static part.
-            shared = ((node.structure, directions, strategy)
-                      if node.structure is not None and self._rules_by_structure is not None
-                      else None)
-            static = self._static_keys.get(shared) if shared is not None else None
-            if static is None:
-                static = self.steps.intern(self.steps.static_key(
-                    rule, directions, strategy, self.conservative, node.op, node.structure))
+            shared = (structure, directions, strategy) if structure is not None else None
+            kept = self._static_keys.get(shared) if shared is not None else None
+            if kept is None:
+                kept = (directions, strategy, self.steps.intern(self.steps.static_key(
+                    rule, directions, strategy, conservative, holder.op, structure)))
                 if shared is not None:
-                    self._static_keys[shared] = static
-            keys.append((directions, strategy, static))
+                    self._static_keys[shared] = kept  # (one tuple for the ops alike)
+            holder.step_key = kept
+            static = kept[2]
         key.append(static)
         key = tuple(key)
         memo = self.steps.compiled
         step = memo.get(key)
         if step is None:
-            step = self.steps.compile(key, self._registered_updates(
-                node, rule, len(operands), directions, strategy))
+            step = self.steps.compile(key, self._memo_updates(
+                holder.op, values, rule, num_operands, directions, strategy, conservative))
         any_updated = False
         for index, new, new_token, replicated in step:
             old_token = key[index]
@@ -274,22 +293,70 @@ class PropagationEngine(RewriteDriver):
             value = values[index]
             if value is None:
                 continue  # nowhere to keep it: Shardy's setSharding does nothing
-            store.set(value, new)
+            store.replace(value, new, new_token)
             self.notify_sharding_modified(value, notify)
             self._sync_group(value, new, notify)  # (operands and results alike)
             any_updated = True
         return any_updated
 
-    def _registered_updates(self, node: OpNode, rule, num_operands: int, directions,
-                            strategy) -> list:
+    def _memo_updates(self, op, values, rule, num_operands: int, directions, strategy,
+                      conservative: bool) -> list:
         """The step's updates as (index among operands then results, sharding)."""
         get = self.store.get
-        shardings = [get(v) if v is not None else None for v in node.values]
+        shardings = [get(v) if v is not None else None for v in values]
         operand_updates, result_updates = self.step_updates(
-            node.op, shardings[:num_operands], shardings[num_operands:], rule, directions,
-            strategy, self.conservative)
+            op, shardings[:num_operands], shardings[num_operands:], rule, directions,
+            strategy, conservative)
         return ([(i, new) for i, new in operand_updates]
                 + [(num_operands + i, new) for i, new in result_updates])
+
+    def propagate_data_flow_edge_node(self, node: OpNode, strategy, get_direction,
+                                      notify) -> bool:
+        """propagate_data_flow_edge without debug info or trace: an edge whose
+        owner keeps its targets' shardings as they are (no manual axes to
+        strip) steps like a registered op, memoized and skipped while clean."""
+        frame = node.edge
+        if frame is False:
+            frame = node.edge = self._edge_step(node)
+        if frame is None:
+            return self.propagate_data_flow_edge(node.op, strategy, get_direction, notify)
+        kept = frame.directions
+        if kept is not None and kept[0] is get_direction and kept[1] == self.erasures:
+            directions = kept[2]
+        else:
+            directions = self._edge_directions(node, frame, get_direction)
+            frame.directions = (get_direction, self.erasures, directions)
+        if not any(directions):
+            return False
+        if frame.clean_by is strategy and frame.clean == directions:
+            return False
+        changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
+                                  directions, strategy, False, None, notify)
+        if not changed:
+            if not frame.watched:
+                self._watch(frame, frame.values, resolved=True)
+            frame.clean, frame.clean_by = directions, strategy
+        return changed
+
+    def _edge_step(self, node: OpNode) -> EdgeStep | None:
+        edge = node.op
+        result = edge.results[0]
+        shape = static_shape(result.type)
+        if shape is None or self.dataflow.strips_manual_axes(edge):
+            return None
+        sources = self.dataflow.sources(edge)
+        values = tuple([self.shardable_value(v) for v in sources]) + (result,)
+        self._find_structure(node, None, [result])  # (edges alike share their directions)
+        return EdgeStep(edge, values, identity_rule(shape, len(sources)), len(sources))
+
+    def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
+        num_factors = len(frame.rule.factor_sizes)
+        by_heuristics = self._sweep_heuristics
+        if by_heuristics is not None and by_heuristics[2] is get_direction:
+            heuristics, priority, _ = by_heuristics
+            return heuristics.directions_of_op(node, num_factors)[2][priority]
+        edge = node.op
+        return tuple([get_direction(edge, f) for f in range(num_factors)])
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
         result = edge.results[0]
@@ -352,9 +419,12 @@ class PropagationEngine(RewriteDriver):
                      OpNode.BARRIER: "propagate_barrier"}
 
     def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
-        if node.kind != OpNode.REGISTERED:
-            pattern = getattr(self, self.EDGE_PATTERNS[node.kind])
-            if pattern(node.op, strategy, get_direction, notify):
+        kind = node.kind
+        if kind != OpNode.REGISTERED:
+            if kind == OpNode.DATA_FLOW_EDGE and self.debug is None and self.trace is None:
+                if self.propagate_data_flow_edge_node(node, strategy, get_direction, notify):
+                    return True
+            elif getattr(self, self.EDGE_PATTERNS[kind])(node.op, strategy, get_direction, notify):
                 return True
         return self.propagate_registered_op(node, strategy, get_direction, notify)
 
@@ -368,16 +438,24 @@ class PropagationEngine(RewriteDriver):
         if self.store.version == version:
             self._func_results_quiet = (strategy, version)
 
-    def _propagate_func_results(self, strategy) -> None:
-        for func in self.calls.main_funcs():
-            blocks = func.regions[0].blocks
-            if len(blocks) == 0:
-                continue
-            ret = block_terminator(blocks[0])
-            for index, value in enumerate(ret.operands):
-                shape = static_shape(value.type)
-                if shape is None:
+    def _returned_values(self) -> list:
+        """(func, [(index, returned value, its shape)]) of the main funcs (kept:
+        propagation never erases a terminator)."""
+        if self._returned is None:
+            self._returned = []
+            for func in self.calls.main_funcs():
+                blocks = func.regions[0].blocks
+                if len(blocks) == 0:
                     continue
+                ret = block_terminator(blocks[0])
+                returned = [(index, value, static_shape(value.type))
+                            for index, value in enumerate(ret.operands)]
+                self._returned.append((func, [r for r in returned if r[2] is not None]))
+        return self._returned
+
+    def _propagate_func_results(self, strategy) -> None:
+        for func, returned in self._returned_values():
+            for index, value, shape in returned:
                 inputs = (strategy, self.get(value), self.get_func_result(func, index))
                 key = (func, index)
                 last = self._func_results_unchanged.get(key)

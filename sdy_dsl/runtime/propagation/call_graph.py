@@ -19,11 +19,15 @@ class CallGraph:
     """Funcs by name and the call ops of each callee (by the interfaces'
     `callee` attribute of call-like ops)."""
 
-    def __init__(self, funcs: list[ir.Operation], table):
+    def __init__(self, funcs: list[ir.Operation], table, op_names=None):
+        """`op_names`: the names of the ops in the funcs, if the caller knows
+        them (no call among them: no walk)."""
         self.table = table
         self.funcs = funcs
         self.funcs_by_name = {func_name(f): f for f in funcs}
         self._calls: dict[str, list] = {}
+        if op_names is not None and all(table.callee_attr(n) is None for n in op_names):
+            return
         # A callee's calls in the order the reference's SymbolUserMap lists
         # them (not program order): the order of a func argument edge's sources
         # and of the notifications a returned value sends to the call sites.

@@ -115,6 +115,11 @@ class DataFlowEdges:
         return [op.regions[r].blocks[0].arguments[owner.result_number]
                 for r in decl.non_owner_target_regions]
 
+    def strips_manual_axes(self, edge: ir.Operation) -> bool:
+        """Whether `transform` may change a sharding (else it is the identity)."""
+        decl = self.table.data_flow(owning_op(edge.operands[0]))
+        return decl is not None and bool(decl.strip_manual_axes)
+
     def transform(self, edge: ir.Operation, sharding: TensorSharding | None,
                   before: bool) -> TensorSharding | None:
         """transformTargetSharding of an op that strips manual axes."""

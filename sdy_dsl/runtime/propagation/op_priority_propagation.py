@@ -32,7 +32,7 @@ class HeuristicDirections:
         # are asked once per op for each kind, not once per factor.
         self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         self.cache: dict = {}
-        # (structure key, multi-use operand) -> per priority, the tuple of its factors' directions
+        # (structure id, multi-use operand) -> what directions_of_op keeps
         self.by_structure: dict = {}
         self.erasures = engine.erasures
 
@@ -64,29 +64,28 @@ class HeuristicDirections:
             per_factor[factor] = unions
         return unions
 
-    def directions_of_op(self, node: OpNode, num_factors: int, priority: int) -> tuple:
-        """The node's factors' directions at `priority` (kept on the node)."""
+    def directions_of_op(self, node: OpNode, num_factors: int) -> tuple:
+        """(self, erasures, per priority its factors' directions, per priority
+        whether any may propagate), kept on the node (one tuple for ops alike)."""
         kept = node.directions
-        if kept is not None and kept[0] is self and kept[1] == self.engine.erasures:
-            return kept[2][priority]  # (uses, which a heuristic may ask about, fall with erasures)
+        erasures = self.engine.erasures
+        if kept is not None and kept[0] is self and kept[1] == erasures:
+            return kept  # (uses, which a heuristic may ask about, fall with erasures)
         op = node.op
         key = None
-        if self.by_factor_kind:
+        if self.by_factor_kind and node.structure is not None:
             # Rule-file heuristics see the op's structure (name, attributes,
             # rule) and whether an operand has other uses: ops alike share them.
-            structure = node.structure
-            if structure is not None:
-                frame = node.frame
-                key = (structure, has_multi_use(frame[1] if frame else op.operands))
-        per_priority = self.by_structure.get(key) if key is not None else None
-        if per_priority is None:
+            key = (node.structure, has_multi_use(op.operands))
+        kept = self.by_structure.get(key) if key is not None else None
+        if kept is None or kept[1] != erasures:
             unions = [self.unions(op, f) for f in range(num_factors)]
             per_priority = [tuple(u[p] for u in unions) for p in range(len(self.heuristics))]
+            kept = (self, erasures, per_priority, [any(directions) for directions in per_priority])
             if key is not None:
-                self.by_structure[key] = per_priority
-        node.directions = (self, self.engine.erasures, per_priority,
-                           [any(directions) for directions in per_priority])
-        return per_priority[priority]
+                self.by_structure[key] = kept
+        node.directions = kept
+        return kept
 
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
         def direction(op, factor: int) -> Direction:

@@ -48,9 +48,11 @@ class PropagationState:
         self.table = self.registry.interfaces
         self.erasures = 0  # dead ops erased so far (caches of IR structure check it)
         self._nodes: dict = {}  # op -> OpNode
+        self._name_facts: dict = {}  # op name -> facts of its ops (see name_facts)
         self._sweep_heuristics = None  # see run_to_fixed_point
         self._func_results_unchanged: dict = {}  # (func, index) -> inputs of a step that changed nothing
         self._func_results_quiet = None  # (strategy, store version) of a run that changed nothing
+        self._returned = None  # the main funcs' returned values (see _returned_values)
         self._notified: dict = {}  # value -> the ops a change of its sharding notifies
         self._notified_erasures = 0
         self._order = None  # the ops' nodes in pre-order (see _preorder_nodes)
@@ -97,7 +99,7 @@ class PropagationState:
         self._with_rule_attr = [op for op in self._module_ops if SHARDING_RULE_ATTR in op.attributes]
         self.groups = ShardingGroupMap(self._module_ops)
         self.group_of = self.groups.group_of  # (read on every update)
-        self.calls = CallGraph(self.funcs, self.table)
+        self.calls = CallGraph(self.funcs, self.table, {op.name for op in self._func_ops})
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
@@ -137,6 +139,15 @@ class PropagationState:
         except KeyError:
             found = self._shardable[value] = self._find_shardable_value(value)
             return found
+
+    def shardable_results(self, results) -> None:
+        """The results of an op that has no data-flow edges keep their own shardings."""
+        if self._shardable_erasures != self.erasures:
+            self._shardable.clear()
+            self._shardable_erasures = self.erasures
+        shardable = self._shardable
+        for result in results:
+            shardable[result] = result
 
     def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
         owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
@@ -206,25 +217,45 @@ class PropagationState:
             return self._nodes[op]
         except KeyError:
             pass
-        name = op.name
+        node = self._nodes[op] = OpNode(op, self.name_facts(op.name)[0])
+        return node
+
+    def name_facts(self, name: str) -> tuple:
+        """(OpNode kind, whether an op of this name may have data-flow edges,
+        whether the rule provider surely gives it no rule but its own attribute,
+        whether it is surely no terminator, data-flow op or call)."""
+        try:
+            return self._name_facts[name]
+        except KeyError:
+            pass
+        never_rule = (self._rules_by_structure is not None
+                      and self.registry.sharding_rules.never_has_rule(name))
+        decl = self.table.of(name)
+        may_flow = bool(decl.data_flow)
+        # A use by such an op notifies just the op (see notify_users_modified).
+        plain_user = (not may_flow and "terminator" not in decl.traits
+                      and self.table.callee_attr(name) is None)
+        facts = self._name_facts[name] = (self._node_kind(name), may_flow, never_rule, plain_user)
+        return facts
+
+    def _node_kind(self, name: str) -> int:
         edge_kind = self.table.edge_kind(name)
         if edge_kind == "data-flow":
-            kind = OpNode.DATA_FLOW_EDGE
-        elif edge_kind == "func-call":
-            kind = OpNode.FUNC_EDGE
-        elif self.table.barrier_attr(name) is not None:
-            kind = OpNode.BARRIER
-        else:
-            kind = OpNode.REGISTERED
-        node = self._nodes[op] = OpNode(op, kind)
-        return node
+            return OpNode.DATA_FLOW_EDGE
+        if edge_kind == "func-call":
+            return OpNode.FUNC_EDGE
+        if self.table.barrier_attr(name) is not None:
+            return OpNode.BARRIER
+        return OpNode.REGISTERED
 
     # ------------------------------------------------------------- rules
 
-    def rule_of(self, op: ir.Operation, structure=None) -> OpShardingRule | None:
+    def rule_of(self, op: ir.Operation, structure=None, attrs=None) -> OpShardingRule | None:
         """getOrCreateShardingRule: the op's own attribute, or the registry's (attached).
-        `structure`: the id of the op's structure key, if it has one (see values.structure_key)."""
-        attrs = op.attributes
+        `structure`: the id of the op's structure key, if it has one (see values.structure_key);
+        `attrs`: the op's attributes, if the caller has them."""
+        if attrs is None:
+            attrs = op.attributes
         if SHARDING_RULE_ATTR in attrs:
             rule = OpShardingRule.from_attr(attrs[SHARDING_RULE_ATTR])
             self._rule_attached[op] = rule
@@ -250,9 +281,14 @@ class PropagationState:
         """Attach created rules (keep) or remove every non-custom rule (reference default)."""
         if keep:
             # Iterate items (no lookups): op hashes change as attributes are written.
+            encoded: dict = {}  # id(rule) -> its attribute (ops alike share one rule)
             for op, rule in list(self._rule_attached.items()):
-                if SHARDING_RULE_ATTR not in op.attributes:
-                    op.attributes[SHARDING_RULE_ATTR] = rule.to_attr(op.context)
+                attrs = op.attributes
+                if SHARDING_RULE_ATTR not in attrs:
+                    attr = encoded.get(id(rule))
+                    if attr is None:
+                        attr = encoded[id(rule)] = rule.to_attr(op.context)
+                    attrs[SHARDING_RULE_ATTR] = attr
             return
 
         # Without `keep`, propagation adds no rule: the ops that carry one are
@@ -267,20 +303,22 @@ class PropagationState:
     # ------------------------------------------------------------- notifications
 
     def notify_users_modified(self, value: ir.Value, notify) -> None:
+        """notify(node) for each op a change of `value`'s sharding concerns as its user."""
         for use in value.uses:
             user = use.owner.operation
             node = self.node(user)
             if node.plain_user is None:
                 # Not a terminator, a data-flow op or a call: its use is its own.
                 table = self.table
-                node.plain_user = (not table.is_terminator(user) and table.data_flow(user) is None
-                                   and table.callee_attr(user.name) is None)
+                node.plain_user = self.name_facts(user.name)[3] or (
+                    not table.is_terminator(user) and table.data_flow(user) is None
+                    and table.callee_attr(user.name) is None)
             if node.plain_user:
-                notify(user)
+                notify(node)
                 continue
             edge = self.dataflow.edge_of_source(use)
             if edge is not None:
-                notify(edge)
+                notify(self.node(edge))
             elif self.table.is_terminator(user):
                 self._notify_terminator_users(user, use.operand_number, notify)
             elif self.table.callee_attr(user.name) is not None:
@@ -290,7 +328,7 @@ class PropagationState:
                     self.notify_users_modified(
                         callee.regions[0].blocks[0].arguments[use.operand_number], notify)
             else:
-                notify(user)
+                notify(node)
 
     def _notify_terminator_users(self, terminator: ir.Operation, index: int, notify) -> None:
         """A returned value feeds every call of its func (the users of the call
@@ -298,7 +336,7 @@ class PropagationState:
         parent = terminator.parent.operation
         calls = self.calls.calls_of(parent) if parent.name == "func.func" else ()
         if not calls:
-            notify(parent)
+            notify(self.node(parent))
             return
         for call in calls:
             self.notify_users_modified(call.results[index], notify)
@@ -311,9 +349,9 @@ class PropagationState:
         return self._func_ops
 
     def notify_sharding_modified(self, value: ir.Value, notify) -> None:
-        """Notify the ops a change of `value`'s sharding concerns: its owner,
-        its users (through edges, terminators and calls). They depend on the
-        IR's structure only, which propagation changes only by erasing ops:
+        """notify(node) for each op a change of `value`'s sharding concerns: its
+        owner, its users (through edges, terminators and calls). They depend on
+        the IR's structure only, which propagation changes only by erasing ops:
         kept per value until an erasure."""
         if self._notified_erasures != self.erasures:
             self._notified.clear()
@@ -323,7 +361,7 @@ class PropagationState:
         except KeyError:
             found = []
             self._notify_sharding_modified(value, found.append)
-            targets = self._notified[value] = tuple([self.node(op) for op in found])
+            targets = self._notified[value] = tuple(found)
         for node in targets:
             notify(node)
 
@@ -335,7 +373,7 @@ class PropagationState:
             if op.name == DATA_FLOW_EDGE:
                 for target in self.dataflow.non_owner_targets(op):
                     self.notify_users_modified(target, notify)
-            notify(op)
+            notify(self.node(op))
         else:
-            notify(value.owner.owner.operation)
+            notify(self.node(value.owner.owner.operation))
         self.notify_users_modified(value, notify)

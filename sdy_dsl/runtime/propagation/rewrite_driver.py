@@ -38,9 +38,12 @@ class RewriteDriver(PropagationState):
         by_heuristics = getattr(get_direction, "heuristic_directions", None)
         self._sweep_heuristics = by_heuristics + (get_direction,) if by_heuristics else None
 
+        push_all = worklist.push_all
+
         def notify(node):
             if node is not current:
-                self._push_with_ancestors(worklist, node)
+                chain = node.chain
+                push_all(chain if chain is not None else self._chain(node))
 
         pop = worklist.pop
         while True:
@@ -62,27 +65,30 @@ class RewriteDriver(PropagationState):
         then only erased ops leave it."""
         if self._order is None:
             ops = self._module_ops if self.erasures == 0 else ops_under(self.module)[1:]
-            self._order = [self.node(op) for op in ops]
+            nodes, node = self._nodes, self.node
+            self._order = [nodes.get(op) or node(op) for op in ops]
         elif self._order_erasures != self.erasures:
             self._order = [node for node in self._order if not node.erased]
         self._order_erasures = self.erasures
         return self._order
 
     def _push_with_ancestors(self, worklist: Worklist, node: OpNode) -> None:
-        chain = node.chain  # (an op's ancestors stay while it lives)
-        if chain is None:
-            chain = [node]
-            parent = node.op.parent
-            while parent is not None:
-                parent = parent.operation
-                if parent == self.module:
-                    break
-                chain.append(self.node(parent))
-                parent = parent.parent
-            chain = node.chain = tuple(chain)
-        push = worklist.push
-        for ancestor in chain:
-            push(ancestor)
+        chain = node.chain
+        worklist.push_all(chain if chain is not None else self._chain(node))
+
+    def _chain(self, node: OpNode) -> tuple:
+        """The node and its ancestors below the module, pushed together (kept:
+        an op's ancestors stay while it lives)."""
+        chain = [node]
+        parent = node.op.parent
+        while parent is not None:
+            parent = parent.operation
+            if parent == self.module:
+                break
+            chain.append(self.node(parent))
+            parent = parent.parent
+        chain = node.chain = tuple(chain)
+        return chain
 
     def _is_trivially_dead(self, op: ir.Operation) -> bool:
         for result in op.results:
@@ -119,7 +125,7 @@ class RewriteDriver(PropagationState):
             # Where a value's sharding lives moved (an erased edge): watch anew.
             self._watchers.clear()
             for node in self._nodes.values():
-                node.clean, node.watched, node.values = None, False, None
+                node.clean, node.watched, node.values, node.edge = None, False, None, False
 
     def _push_operand_definers(self, op: ir.Operation, worklist: Worklist, erased, gone) -> None:
         for operand in op.operands:

@@ -21,6 +21,13 @@ class Worklist:
         node.queued = len(self.items)
         self.items.append(node)
 
+    def push_all(self, nodes) -> None:
+        items = self.items
+        for node in nodes:
+            if node.queued < 0:
+                node.queued = len(items)
+                items.append(node)
+
     def pop(self):
         """The top node, or None when none is left."""
         items = self.items
@@ -42,8 +49,9 @@ class OpNode:
     op is erased): how it propagates, its step's frame, and whether its last
     step changed nothing."""
 
-    __slots__ = ("op", "kind", "frame", "clean", "watched", "live_at", "directions", "values",
-                 "step_key", "queued", "chain", "erased", "plain_user", "structure")
+    __slots__ = ("op", "kind", "frame", "clean", "clean_by", "watched", "live_at", "directions",
+                 "values",
+                 "step_key", "queued", "chain", "erased", "plain_user", "structure", "edge")
 
     # kinds: which pattern propagates the op (see basic_propagation)
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
@@ -51,17 +59,39 @@ class OpNode:
     def __init__(self, op, kind: int):
         self.op = op
         self.kind = kind
-        self.frame = False  # (rule, operands, results) of its step, None: none; False: not built
-        self.clean = None  # (directions, strategy) of a step that changed nothing, until
-        #                    one of its values' shardings changes
+        self.frame = False  # the rule of its step, None: none; False: not built
+        self.clean = None  # the directions of a step that changed nothing, until one of
+        #                    its values' shardings changes, and its strategy:
+        self.clean_by = None
         self.watched = False  # registered as a reader of its values' shardings
         self.live_at = -1  # the engine's erasure count when the op was last seen alive
         self.directions = None  # per op priority, its factors' directions (see HeuristicDirections)
         self.values = None  # where its operands' and results' shardings live (shardable values)
-        self.step_key = None  # [(directions, strategy, the step memo key's part they fix)]
+        self.step_key = None  # (directions, strategy, the step memo key's part they fix) last used
         self.queued = -1  # its position in the worklist, -1: not queued
         self.chain = None  # itself and its ancestors below the module, pushed together
         self.erased = False
         self.plain_user = None  # whether a use by it notifies just it (see notify_users_modified)
         self.structure = None  # its structure id, once its frame is built (see values.structure_key)
+        self.edge = False  # a data-flow edge's EdgeStep, None: no memoized step; False: not built
+
+
+class EdgeStep:
+    """A data-flow edge's step as a registered op's is kept (see
+    PropagationEngine.propagate_data_flow_edge_node): its sources and its
+    result, an identity rule, and the same clean / memo state as an OpNode."""
+
+    __slots__ = ("op", "values", "rule", "num_sources", "clean", "clean_by", "watched",
+                 "step_key", "directions")
+
+    def __init__(self, op, values: tuple, rule, num_sources: int):
+        self.op = op
+        self.values = values  # the shardable values of its sources, then its result
+        self.rule = rule
+        self.num_sources = num_sources
+        self.clean = None  # as OpNode's
+        self.clean_by = None
+        self.watched = False
+        self.step_key = None
+        self.directions = None  # (get_direction, erasures, directions) last asked
 
