@@ -106,3 +106,20 @@ def test_a_pure_hook_is_called_once_per_distinct_sharding(tmp_path):
     assert impure.count("counted_closed") == 3  # on every sharding
     assert pure.count("counted_closed") == 2  # once per distinct sharding attribute
     assert '?' not in out.split("func.func")[1]
+
+
+def test_a_kernel_of_builtins_evaluates_an_attribute_once_for_all_functions(tmp_path, monkeypatch):
+    # CLOSE runs on each function (anchor: func.func); its constraint and
+    # arguments call built-in functions only: its plans hold for the whole pass.
+    two = MODULE.split("func.func")[0] + "".join(
+        f"""func.func @f{i}(%a: tensor<8xf32>) -> tensor<8xf32> {{
+          %0 = stablehlo.negate %a {{demo.s = #sdy.sharding<@m, [{{"x", ?}}]>}} : tensor<8xf32>
+          return %0 : tensor<8xf32>
+        }}
+        """ for i in range(2))
+    calls = counting_closed(monkeypatch)
+    rc, out, err = run(tmp_path, CLOSE, "-demo-close-attr", module=two)
+    assert rc == 0, err
+    assert out.count('demo.s = #sdy.sharding<@m, [{"x"}]>') == 2
+    assert len(calls) == 1
+    assert load_rule_file(tmp_path / "rules" / "t.yaml").rules[0].kernel.pass_wide

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, Iterable
 
 from jaxlib.mlir import ir
+from jaxlib.mlir.dialects import sdy
 
 from ..diagnostics import emit_error, emit_warning
 from ..runtime import interfaces
@@ -230,7 +231,6 @@ def shardings(attribute) -> tuple:
 @query(pure=True)
 def is_custom_rule(rule_attr) -> bool:
     """Whether an `#sdy.op_sharding_rule` is marked `custom` (written by a user)."""
-    from jaxlib.mlir.dialects import sdy
     return bool(sdy.OpShardingRuleAttr(rule_attr).is_custom)
 
 

@@ -12,6 +12,7 @@ from ..runtime.values import MeshTable, is_ancestor, module_of, operation
 
 T = TypeVar("T")
 MESH_TABLE = "mesh-table"  # the module's meshes in RewriteContext.pass_scratch
+PASS_MEMOS = "pass-memos"  # memos of built-in pure functions in RewriteContext.pass_scratch (see pass_memo)
 
 
 class RewriteContext:
@@ -83,6 +84,7 @@ class RewriteContext:
     def invalidate_meshes(self) -> None:
         self._meshes = None
         self.pass_scratch.pop(MESH_TABLE, None)
+        self.pass_scratch.pop(PASS_MEMOS, None)
         self.memos.clear()  # pure functions may depend on the meshes
 
     # ------------------------------------------------------------------ memos
@@ -92,6 +94,17 @@ class RewriteContext:
             return self.memos[key]
         except KeyError:
             memo = self.memos[key] = {}
+            return memo
+
+    def pass_memo(self, key) -> dict:
+        """A memo of built-in pure functions alone for this pass run, every anchor
+        (their results depend on their arguments, the options and the meshes only:
+        it goes with the mesh table)."""
+        memos = self.pass_state(PASS_MEMOS, dict)
+        try:
+            return memos[key]
+        except KeyError:
+            memo = memos[key] = {}
             return memo
 
     def begin_stage(self) -> None:

@@ -160,12 +160,21 @@ class KernelDrivers:
     _kernels = False
     _explained: set = frozenset()
     _budget: "Budget"
+    _all_rules_of: dict  # id of a stage's index -> its rules (see _all_rules)
     error: BaseException | None = None
+
+    def _all_rules(self, index, any_op) -> list[Rule]:
+        """index_rules of a stage's index (made once per stage: a func.func pass runs per function)."""
+        try:
+            return self._all_rules_of[id(index)]
+        except KeyError:
+            found = self._all_rules_of[id(index)] = index_rules(index, any_op)
+            return found
 
     def _kernels_only(self, index, any_op) -> bool:
         """Whether the running stage applies all its rules by their kernels."""
         return self._kernels and not self._explained and all(
-            r.kernel is not None for r in index_rules(index, any_op))
+            r.kernel is not None for r in self._all_rules(index, any_op))
 
     def _apply_kernel(self, op: ir.Operation, attrs, rule: Rule, ctx: RewriteContext):
         """_try_rule by the rule's kernel (no trace, statistics or explanation)."""
@@ -179,7 +188,7 @@ class KernelDrivers:
         MLIR's walk driver would call back for every op anyway, so the walk is
         Python's own, in the same (post-)order, without pattern objects."""
         advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
-        need_attrs = _needs_attributes(index_rules(index, any_op))  # (skip an op without any)
+        need_attrs = _needs_attributes(self._all_rules(index, any_op))  # (skip an op without any)
 
         if not index and len(any_op) == 1 and need_attrs:
             # One rule on every op (the common case): its kernel, called directly.
@@ -260,6 +269,7 @@ class PassRunner(KernelDrivers):
         # Per stage (by id): its enabled rules, the ids --explain asks about, and their index by
         # root name; the same for every anchor (a func.func pass runs once per function).
         self._stage_rules: dict[int, tuple] = {}
+        self._all_rules_of = {}
 
     # ------------------------------------------------------------------ entry
     def run(self, anchor) -> None:
@@ -471,7 +481,7 @@ class PassRunner(KernelDrivers):
             ops: list[ir.Operation] = []
             # Rules by kernels that need an attribute change only their root's
             # attributes: an op without any now has none when its turn comes.
-            if self._kernels_only(index, any_op) and _needs_attributes(index_rules(index, any_op)):
+            if self._kernels_only(index, any_op) and _needs_attributes(self._all_rules(index, any_op)):
                 def collect(op):
                     if len(op.attributes):
                         ops.append(op)
@@ -513,7 +523,7 @@ class PassRunner(KernelDrivers):
             # root, only names of ops that have those attributes (under `walk`
             # an op is tried once: none can gain them before it is visited).
             needs = [r.required_root_attrs for r in any_op]
-            if cfg.kind == "walk" and all(needs) and all(r.root_local for r in index_rules(index, any_op)):
+            if cfg.kind == "walk" and all(needs) and all(r.root_local for r in self._all_rules(index, any_op)):
                 # (the rules change only attributes: the op count the walk
                 # finds is the budget's, no walk of its own needed)
                 counted = [0]

@@ -38,9 +38,9 @@ _MISSING = object()
 class AttrKernel:
     """The fast form of one rule (see the module docstring)."""
 
-    __slots__ = ("binds", "present", "absent", "where", "actions", "key", "_checks")
+    __slots__ = ("binds", "present", "absent", "where", "actions", "key", "_checks", "pass_wide")
 
-    def __init__(self, binds, present, absent, where, actions):
+    def __init__(self, binds, present, absent, where, actions, pass_wide: bool = False):
         self.binds: tuple[tuple[str, str], ...] = binds  # (attribute name, variable)
         self.present: tuple[str, ...] = present
         self.absent: tuple[str, ...] = absent
@@ -48,6 +48,9 @@ class AttrKernel:
         self.actions: list[tuple[Function, list[Callable]]] = actions  # (action, its arguments after the root)
         self.key = object()  # this kernel's memo in RewriteContext.memo
         self._checks = bool(present or absent)
+        # Its plans hold for the whole pass run (RewriteContext.pass_memo): it calls
+        # built-in functions only and takes no lambda (which would hold its stage's memo).
+        self.pass_wide = pass_wide
 
     def apply(self, op: ir.Operation, attrs, ctx) -> bool | None:
         """None: the rule does not match OP (ATTRS: its attributes); False: it
@@ -76,7 +79,7 @@ class AttrKernel:
             values = tuple(found)
         memo = ctx.memos.get(self.key)
         if memo is None:
-            memo = ctx.memo(self.key)
+            memo = ctx.memos[self.key] = ctx.pass_memo(self.key) if self.pass_wide else ctx.memo(self.key)
         plan = memo.get(values, _MISSING)
         if plan is _MISSING:
             plan = memo[values] = self._plan(values, ctx)
@@ -105,9 +108,10 @@ class AttrKernel:
 
 
 def compile_kernel(compiler: ExprCompiler, pattern: S.Pattern, where: list, rewrite,
-                   bound: set[str]) -> AttrKernel | None:
+                   bound: set[str], builtins: dict) -> AttrKernel | None:
     """The kernel of a rule (WHERE: its constraints as (compiled, text); REWRITE: its
-    `rewrite:` as written), or None when the rule does not qualify."""
+    `rewrite:` as written; BUILTINS: the built-in functions by name), or None when
+    the rule does not qualify."""
     if len(pattern.lines) != 1 or not isinstance(rewrite, list) or not rewrite:
         return None
     root = pattern.root
@@ -126,8 +130,12 @@ def compile_kernel(compiler: ExprCompiler, pattern: S.Pattern, where: list, rewr
     attr_vars = {var for _, var in binds}
     root_vars = {"$root"} | ({"$" + root.label} if root.label else set())
 
+    pass_wide = [True]
+
     def about_attributes(node) -> bool:
         free, pure = compiler.info(node)
+        if pure and pass_wide[0]:
+            pass_wide[0] = _builtin_only(node, compiler.functions, builtins)
         return pure and free <= attr_vars
 
     for text in [text for _, text in where]:
@@ -148,7 +156,21 @@ def compile_kernel(compiler: ExprCompiler, pattern: S.Pattern, where: list, rewr
             return None
         args = [compiler.compile(a, set(bound)) for a in node.args[1:]]
         actions.append((fn, args))
-    return AttrKernel(tuple(binds), tuple(present), tuple(absent), [c for c, _ in where], actions)
+        if fn is not builtins.get(node.func):
+            pass_wide[0] = False
+    return AttrKernel(tuple(binds), tuple(present), tuple(absent), [c for c, _ in where], actions,
+                      pass_wide=pass_wide[0])
+
+
+def _builtin_only(node, functions: dict, builtins: dict) -> bool:
+    """Whether an expression calls built-in functions only and has no lambda."""
+    if isinstance(node, S.Lambda):
+        return False
+    if isinstance(node, S.Call) and functions.get(node.func) is not builtins.get(node.func):
+        return False
+    children = [v for v in vars(node).values() if isinstance(v, (S.Expr, list))]
+    return all(_builtin_only(c, functions, builtins) for child in children
+               for c in (child if isinstance(child, list) else [child]) if isinstance(c, S.Expr))
 
 
 # (op name, number of attributes) -> the names the last such op had

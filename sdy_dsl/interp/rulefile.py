@@ -534,7 +534,7 @@ def _load_rule(raw, loc: Loc, order: int, compiler: ExprCompiler) -> Rule:
                 root_local=_actions_on_root(compiler, raw["rewrite"], pattern, "changes_only_first_op"),
                 required_root_attrs=tuple(a.name for a in pattern.root.attrs
                                           if a.kind in ("present", "literal") or a.kind == "bind" and not a.optional),
-                kernel=compile_kernel(compiler, pattern, where, raw["rewrite"], bound))
+                kernel=compile_kernel(compiler, pattern, where, raw["rewrite"], bound, BUILTINS))
 
 
 def _root_vars(pattern: S.Pattern) -> set[str]:
