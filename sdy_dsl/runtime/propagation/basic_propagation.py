@@ -22,7 +22,7 @@ from jaxlib.mlir import ir
 
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import TensorSharding
-from ..values import block_terminator, structure_key, tensor_type
+from ..values import block_terminator, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
 from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
@@ -170,32 +170,14 @@ class PropagationEngine(RewriteDriver):
         if never_rule and SHARDING_RULE_ATTR not in attrs:
             return None
         operands = list(op.operands)
-        self._find_structure(node, operands, results)
+        self.find_structure(node, operands, results)
         rule = self.rule_of(op, node.structure, attrs)
         if rule is not None:
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
-                node.values = (self._shardable_values(operands)
-                               + (tuple(results) if not may_flow else self._shardable_values(results)))
+                node.values = (self.shardable_values(operands)
+                               + (tuple(results) if not may_flow else self.shardable_values(results)))
                 return rule
         return None
-
-    def _shardable_values(self, values) -> tuple:
-        shardable = self.shardable_value
-        return tuple([shardable(v) for v in values])
-
-    def _find_structure(self, node: OpNode, operands, results) -> None:
-        if node.structure is not None:
-            return
-        op = node.op
-        if len(op.regions) and self.table.data_flow(op) is not None:
-            return  # (a data-flow op's body is its own: no other op shares it)
-        key = structure_key(op, operands, results)
-        if key is not None:
-            # (a small integer from here on: the key's hash is not cheap)
-            ids = self._structure_ids
-            node.structure = ids.get(key)
-            if node.structure is None:
-                node.structure = ids[key] = len(ids)
 
     def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
         rule = node.frame
@@ -227,7 +209,7 @@ class PropagationEngine(RewriteDriver):
         if self.debug is None and not tracing:
             values = node.values
             if values is None:  # (forgotten when an edge was erased)
-                values = node.values = self._shardable_values(list(op.operands) + list(op.results))
+                values = node.values = self.shardable_values(list(op.operands) + list(op.results))
             # Ops of one structure have one rule (unless a caller's rule
             # provider decides per op): they share the static part.
             structure = node.structure if self._rules_by_structure is not None else None
@@ -244,7 +226,7 @@ class PropagationEngine(RewriteDriver):
         if not changed and not tracing:
             if not node.watched:
                 if node.values is None:
-                    node.values = self._shardable_values(list(op.operands) + list(op.results))
+                    node.values = self.shardable_values(list(op.operands) + list(op.results))
                 self._watch(node, node.values, resolved=True)
             node.clean, node.clean_by = directions, strategy
         return changed
@@ -346,7 +328,7 @@ class PropagationEngine(RewriteDriver):
             return None
         sources = self.dataflow.sources(edge)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
-        self._find_structure(node, None, [result])  # (edges alike share their directions)
+        self.find_structure(node, None, [result])  # (edges alike share their directions)
         return EdgeStep(edge, values, identity_rule(shape, len(sources)), len(sources))
 
     def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:

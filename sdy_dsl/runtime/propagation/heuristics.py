@@ -79,10 +79,13 @@ def _is_scalar(value) -> bool:
     return hasattr(value_type, "rank") and value_type.rank == 0
 
 
+MULTI_USE_OPERAND = "multi_use_operand"  # (the fact's name)
+
+
 def has_multi_use_operand(op: HeuristicOp, factor: int) -> bool:
     """Whether a non-scalar operand has other uses (propagating through the op
     could then conflict with them)."""
-    return op.fact("multi_use_operand", _has_multi_use_operand)
+    return op.fact(MULTI_USE_OPERAND, _has_multi_use_operand)
 
 
 def _has_multi_use_operand(operation) -> bool:

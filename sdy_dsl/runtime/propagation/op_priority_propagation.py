@@ -12,7 +12,8 @@ from typing import Sequence
 
 from .basic_propagation import GetDirection, PropagationEngine, propagate_any
 from .factor_propagation import Direction, intersect_directions, union_directions
-from .heuristics import Heuristic, HeuristicOp, has_multi_use, is_pass_through_factor
+from .heuristics import (MULTI_USE_OPERAND, Heuristic, HeuristicOp, has_multi_use,
+                         is_pass_through_factor)
 from .worklist import OpNode
 
 
@@ -32,7 +33,8 @@ class HeuristicDirections:
         # are asked once per op for each kind, not once per factor.
         self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         self.cache: dict = {}
-        # (structure id, multi-use operand) -> what directions_of_op keeps
+        # structure id -> (erasures, what directions_of_op keeps without and with
+        # an operand of other uses: one object when the heuristics ignore uses)
         self.by_structure: dict = {}
         self.erasures = engine.erasures
 
@@ -72,20 +74,47 @@ class HeuristicDirections:
         if kept is not None and kept[0] is self and kept[1] == erasures:
             return kept  # (uses, which a heuristic may ask about, fall with erasures)
         op = node.op
-        key = None
         if self.by_factor_kind and node.structure is not None:
             # Rule-file heuristics see the op's structure (name, attributes,
-            # rule) and whether an operand has other uses: ops alike share them.
-            key = (node.structure, has_multi_use(op.operands))
-        kept = self.by_structure.get(key) if key is not None else None
-        if kept is None or kept[1] != erasures:
+            # rule) and whether an operand has other uses: ops alike share them,
+            # and only ask about the uses when the answer matters.
+            alike = self.by_structure.get(node.structure)
+            if alike is None or alike[0] != erasures:
+                single, multi = (self._kept(self._per_priority(op, num_factors, multi_use))
+                                 for multi_use in (False, True))
+                if multi[2] == single[2]:
+                    multi = single
+                alike = self.by_structure[node.structure] = (erasures, single, multi)
+            _, single, multi = alike
+            kept = single if single is multi or not has_multi_use(op.operands) else multi
+        else:
             unions = [self.unions(op, f) for f in range(num_factors)]
-            per_priority = [tuple(u[p] for u in unions) for p in range(len(self.heuristics))]
-            kept = (self, erasures, per_priority, [any(directions) for directions in per_priority])
-            if key is not None:
-                self.by_structure[key] = kept
+            kept = self._kept([tuple(u[p] for u in unions) for p in range(len(self.heuristics))])
         node.directions = kept
         return kept
+
+    def _kept(self, per_priority: list) -> tuple:
+        return (self, self.engine.erasures, per_priority,
+                [any(directions) for directions in per_priority])
+
+    def _per_priority(self, op, num_factors: int, multi_use: bool) -> list:
+        """Per priority, the op's factors' directions, were an operand's other
+        uses `multi_use` (rule-file heuristics: asked once per factor kind)."""
+        view = HeuristicOp(op.name, op, self.engine.attached_rule(op), interfaces=self.engine.table,
+                           facts={MULTI_USE_OPERAND: multi_use})
+        by_kind: dict = {}
+        per_factor = []
+        for factor in range(num_factors):
+            kind = is_pass_through_factor(view, factor)
+            unions = by_kind.get(kind)
+            if unions is None:
+                acc, unions = Direction.NONE, []
+                for heuristic in self.heuristics:
+                    acc = union_directions(acc, heuristic(view, factor))
+                    unions.append(acc)
+                by_kind[kind] = unions
+            per_factor.append(unions)
+        return [tuple(u[p] for u in per_factor) for p in range(len(self.heuristics))]
 
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
         def direction(op, factor: int) -> Direction:

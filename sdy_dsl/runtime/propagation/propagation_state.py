@@ -18,7 +18,7 @@ from jaxlib.mlir.dialects import sdy
 from ..op_sharding_rule import SHARDING_RULE_ATTR, OpShardingRule
 from ..sharding import Mesh, TensorSharding, codec
 from ..sharding_store import ShardingStore
-from ..values import operation, ops_under
+from ..values import operation, ops_under, structure_key
 from .call_graph import CallGraph
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
 from .sharding_group_map import ShardingGroupMap
@@ -148,6 +148,25 @@ class PropagationState:
         shardable = self._shardable
         for result in results:
             shardable[result] = result
+
+    def shardable_values(self, values) -> tuple:
+        shardable = self.shardable_value
+        return tuple([shardable(v) for v in values])
+
+    def find_structure(self, node: OpNode, operands, results) -> None:
+        """node.structure: the id of its op's structure key, if it has one."""
+        if node.structure is not None:
+            return
+        op = node.op
+        if len(op.regions) and self.table.data_flow(op) is not None:
+            return  # (a data-flow op's body is its own: no other op shares it)
+        key = structure_key(op, operands, results)
+        if key is not None:
+            # (a small integer from here on: the key's hash is not cheap)
+            ids = self._structure_ids
+            node.structure = ids.get(key)
+            if node.structure is None:
+                node.structure = ids[key] = len(ids)
 
     def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
         owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
