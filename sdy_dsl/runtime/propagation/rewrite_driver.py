@@ -46,6 +46,12 @@ class RewriteDriver(PropagationState):
                 push_all(chain if chain is not None else self._chain(node))
 
         pop = worklist.pop
+        # A registered op whose step is known to change nothing now is passed
+        # over here (what propagate_registered_op would find first, without
+        # the calls): no rule, no direction, or a clean step.
+        heuristics, priority = (by_heuristics[0], by_heuristics[1]) if by_heuristics else (None, 0)
+        skip_clean = self.trace is None
+        registered = OpNode.REGISTERED
         while True:
             node = pop()
             if node is None:
@@ -57,6 +63,16 @@ class RewriteDriver(PropagationState):
                     self._erase(node.op, worklist)
                     continue
                 node.live_at = self.erasures
+            elif skip_clean and node.kind == registered:
+                frame = node.frame
+                if frame is None:
+                    continue
+                kept = node.directions
+                if (frame is not False and heuristics is not None and kept is not None
+                        and kept[0] is heuristics and kept[1] == self.erasures):
+                    if not kept[3][priority] or (node.clean_by is strategy
+                                                 and node.clean == kept[2][priority]):
+                        continue
             current = node
             self.apply_patterns(node, strategy, get_direction, notify)
 
