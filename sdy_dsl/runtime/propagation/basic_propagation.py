@@ -268,6 +268,7 @@ class PropagationEngine(RewriteDriver):
             step = self.steps.compile(key, self._memo_updates(
                 holder.op, values, rule, num_operands, directions, strategy, conservative))
         any_updated = False
+        group_of = self.group_of
         for index, new, new_token, replicated in step:
             old_token = key[index]
             if new_token == old_token or (old_token == 0 and replicated):
@@ -277,7 +278,8 @@ class PropagationEngine(RewriteDriver):
                 continue  # nowhere to keep it: Shardy's setSharding does nothing
             store.replace(value, new, new_token)
             self.notify_sharding_modified(value, notify)
-            self._sync_group(value, new, notify)  # (operands and results alike)
+            if value in group_of:
+                self._sync_group(value, new, notify)  # (operands and results alike)
             any_updated = True
         return any_updated
 

@@ -323,9 +323,12 @@ class PropagationState:
 
     def notify_users_modified(self, value: ir.Value, notify) -> None:
         """notify(node) for each op a change of `value`'s sharding concerns as its user."""
+        nodes = self._nodes
         for use in value.uses:
             user = use.owner.operation
-            node = self.node(user)
+            node = nodes.get(user)
+            if node is None:
+                node = self.node(user)
             if node.plain_user is None:
                 # Not a terminator, a data-flow op or a call: its use is its own.
                 table = self.table
@@ -375,9 +378,8 @@ class PropagationState:
         if self._notified_erasures != self.erasures:
             self._notified.clear()
             self._notified_erasures = self.erasures
-        try:
-            targets = self._notified[value]
-        except KeyError:
+        targets = self._notified.get(value)
+        if targets is None:  # (most values change once: no exception to catch)
             found = []
             self._notify_sharding_modified(value, found.append)
             targets = self._notified[value] = tuple(found)
