@@ -163,14 +163,15 @@ class PropagationEngine(RewriteDriver):
         owners = store.owners
         for result in results:
             owners[result] = op
-        store.read_results(op, results, attrs)
-        _, may_flow, never_rule, _ = self.name_facts(op.name)
+        name = node.name
+        store.read_results(op, results, attrs, name)
+        _, may_flow, never_rule, _ = self.name_facts(name)
         if not may_flow:
             self.shardable_results(results)
         if never_rule and SHARDING_RULE_ATTR not in attrs:
             return None
         operands = list(op.operands)
-        self.find_structure(node, operands, results)
+        self.find_structure(node, operands, results, attrs)
         rule = self.rule_of(op, node.structure, attrs)
         if rule is not None:
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):

@@ -153,14 +153,17 @@ class PropagationState:
         shardable = self.shardable_value
         return tuple([shardable(v) for v in values])
 
-    def find_structure(self, node: OpNode, operands, results) -> None:
-        """node.structure: the id of its op's structure key, if it has one."""
+    def find_structure(self, node: OpNode, operands, results, attrs=None) -> None:
+        """node.structure: the id of its op's structure key, if it has one
+        (`attrs`: the op's attributes, if the caller has them)."""
         if node.structure is not None:
             return
         op = node.op
-        if len(op.regions) and self.table.data_flow(op) is not None:
+        has_regions = len(op.regions) != 0
+        if has_regions and self.table.data_flow(op) is not None:
             return  # (a data-flow op's body is its own: no other op shares it)
-        key = structure_key(op, operands, results)
+        key = structure_key(op, operands, results, name=node.name, attrs=attrs,
+                            has_regions=has_regions)
         if key is not None:
             # (a small integer from here on: the key's hash is not cheap)
             ids = self._structure_ids
@@ -236,7 +239,8 @@ class PropagationState:
             return self._nodes[op]
         except KeyError:
             pass
-        node = self._nodes[op] = OpNode(op, self.name_facts(op.name)[0])
+        name = op.name
+        node = self._nodes[op] = OpNode(op, self.name_facts(name)[0], name)
         return node
 
     def name_facts(self, name: str) -> tuple:
@@ -332,7 +336,7 @@ class PropagationState:
             if node.plain_user is None:
                 # Not a terminator, a data-flow op or a call: its use is its own.
                 table = self.table
-                node.plain_user = self.name_facts(user.name)[3] or (
+                node.plain_user = self.name_facts(node.name)[3] or (
                     not table.is_terminator(user) and table.data_flow(user) is None
                     and table.callee_attr(user.name) is None)
             if node.plain_user:
