@@ -21,7 +21,7 @@ from ..sharding_store import ShardingStore
 from ..values import operation, ops_under, structure_key
 from .call_graph import CallGraph
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
-from .sharding_group_map import ShardingGroupMap
+from .sharding_group_map import GROUP_OP, ShardingGroupMap
 from .step_memo import StepMemo
 from .worklist import OpNode
 
@@ -95,11 +95,13 @@ class PropagationState:
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
-        # The ops that carry a sdy.sharding_rule at the start (see finish_rules).
-        self._with_rule_attr = [op for op in self._module_ops if SHARDING_RULE_ATTR in op.attributes]
-        self.groups = ShardingGroupMap(self._module_ops)
+        # Each op's name, read once (for the groups, the calls and the nodes).
+        self._module_names = [op.name for op in self._module_ops]
+        self.groups = ShardingGroupMap([op for op, name in zip(self._module_ops, self._module_names)
+                                        if name == GROUP_OP])
         self.group_of = self.groups.group_of  # (read on every update)
-        self.calls = CallGraph(self.funcs, self.table, {op.name for op in self._func_ops})
+        # (the names of the module's ops: no call among them, no call walk)
+        self.calls = CallGraph(self.funcs, self.table, set(self._module_names))
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
@@ -314,9 +316,9 @@ class PropagationState:
                     attrs[SHARDING_RULE_ATTR] = attr
             return
 
-        # Without `keep`, propagation adds no rule: the ops that carry one are
-        # those found at the start (less the erased ones).
-        ops = self._with_rule_attr if self.erasures == 0 else ops_under(self.module)
+        # Without `keep`, propagation adds no rule: the ops that carry one
+        # carried it at the start.
+        ops = self._module_ops if self.erasures == 0 else ops_under(self.module)
         for op in ops:
             attrs = op.attributes
             if SHARDING_RULE_ATTR in attrs:

@@ -79,10 +79,19 @@ class RewriteDriver(PropagationState):
     def _preorder_nodes(self) -> list[OpNode]:
         """The module's ops (not the module) in pre-order, as nodes; walked once,
         then only erased ops leave it."""
-        if self._order is None:
-            ops = self._module_ops if self.erasures == 0 else ops_under(self.module)[1:]
+        if self._order is None and self.erasures == 0:
+            # (the ops' names were read with them: nodes are made here at once)
+            nodes, facts, order = self._nodes, self._name_facts, []
+            for op, name in zip(self._module_ops, self._module_names):
+                node = nodes.get(op)
+                if node is None:
+                    kind = facts[name][0] if name in facts else self.name_facts(name)[0]
+                    node = nodes[op] = OpNode(op, kind, name)
+                order.append(node)
+            self._order = order
+        elif self._order is None:
             nodes, node = self._nodes, self.node
-            self._order = [nodes.get(op) or node(op) for op in ops]
+            self._order = [nodes.get(op) or node(op) for op in ops_under(self.module)[1:]]
         elif self._order_erasures != self.erasures:
             self._order = [node for node in self._order if not node.erased]
         self._order_erasures = self.erasures
