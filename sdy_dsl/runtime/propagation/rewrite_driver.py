@@ -38,24 +38,28 @@ class RewriteDriver(PropagationState):
         by_heuristics = getattr(get_direction, "heuristic_directions", None)
         self._sweep_heuristics = by_heuristics + (get_direction,) if by_heuristics else None
 
-        push_all = worklist.push_all
+        # The worklist's pushes and pops are inlined here (the hottest loop).
+        items = worklist.items
 
         def notify(node):
             if node is not current:
                 chain = node.chain
-                push_all(chain if chain is not None else self._chain(node))
+                for pushed in chain if chain is not None else self._chain(node):
+                    if pushed.queued < 0:
+                        pushed.queued = len(items)
+                        items.append(pushed)
 
-        pop = worklist.pop
         # A registered op whose step is known to change nothing now is passed
         # over here (what propagate_registered_op would find first, without
         # the calls): no rule, no direction, or a clean step.
         heuristics, priority = (by_heuristics[0], by_heuristics[1]) if by_heuristics else (None, 0)
         skip_clean = self.trace is None
         registered = OpNode.REGISTERED
-        while True:
-            node = pop()
+        while items:
+            node = items.pop()
             if node is None:
-                break
+                continue  # (the place of a removed node)
+            node.queued = -1
             if node.live_at != self.erasures:
                 # Only erasing an op takes uses away: an op seen alive since
                 # the last erasure still is.
