@@ -22,6 +22,10 @@ class RewriteDriver(PropagationState):
     def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
         raise NotImplementedError
 
+    def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
+        """The pattern of a registered op (apply_patterns of an op of kind REGISTERED)."""
+        raise NotImplementedError
+
     def run_to_fixed_point(self, strategy, get_direction) -> None:
         """Every op once, in program order, then every op a step notified about
         (the users of a value whose sharding changed, and their ancestors) until
@@ -78,7 +82,10 @@ class RewriteDriver(PropagationState):
                                                  and node.clean == kept[2][priority]):
                         continue
             current = node
-            self.apply_patterns(node, strategy, get_direction, notify)
+            if node.kind == registered:
+                self.propagate_registered_op(node, strategy, get_direction, notify)
+            else:
+                self.apply_patterns(node, strategy, get_direction, notify)
 
     def _preorder_nodes(self) -> list[OpNode]:
         """The module's ops (not the module) in pre-order, as nodes; walked once,
