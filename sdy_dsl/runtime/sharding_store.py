@@ -193,13 +193,13 @@ class ShardingStore:
             sharding = erase_manual_axes(sharding, manual)
         return sharding
 
-    def read_results(self, op: ir.Operation, results, attrs=None) -> None:
+    def read_results(self, op: ir.Operation, results, attrs=None, name=None) -> None:
         """Read the shardings of an op's results at once (buffered mode; what
-        `get` / `token` would read one value at a time); `attrs`: the op's
-        attributes, if the caller has them."""
+        `get` / `token` would read one value at a time); `attrs`, `name`: the
+        op's attributes and name, if the caller has them."""
         if not self.buffered or not results or results[0] in self.current:
             return
-        decl = self.table.result_slot(op.name)
+        decl = self.table.result_slot(op.name if name is None else name)
         if decl is None or decl.kind not in ("single", "per-value"):
             return
         kind, attr = decl.kind, decl.attr

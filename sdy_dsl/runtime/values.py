@@ -167,21 +167,24 @@ def is_ancestor(a: ir.Operation, b: ir.Operation) -> bool:
     return False
 
 
-def structure_key(op, operands=None, results=None):
+def structure_key(op, operands=None, results=None, *, name=None, attrs=None,
+                  has_regions=None):
     """(name, attributes, operand and result types, small bodies) of an op,
     or None: what an op's sharding rule (and propagation's op-priority
     directions) are a function of. MLIR uniques attributes and types, so the
     key is cheap to hash; the layers of a model share a few hundred keys.
     An op with regions has a key when each region is one small self-contained
     block (a reduce's or scatter's combiner): its ops' structure and wiring
-    are part of the key; other ops with regions have none."""
+    are part of the key; other ops with regions have none. `name`, `attrs`
+    (its attributes), `has_regions`: what the caller knows of the op."""
     op = operation(op)
     body = ()
-    if len(op.regions):
+    if len(op.regions) if has_regions is None else has_regions:
         body = _small_body_key(op)
         if body is None:
             return None
-    return (op.name, tuple(op.attributes.items()),
+    return (op.name if name is None else name,
+            tuple((op.attributes if attrs is None else attrs).items()),
             tuple([v.type for v in (op.operands if operands is None else operands)]),
             tuple([v.type for v in (op.results if results is None else results)]), body)
 
@@ -199,8 +202,9 @@ def _small_body_key(op: ir.Operation) -> tuple | None:
         if len(blocks) != 1:
             return None
         block = blocks[0]
-        local = {arg: ("arg", i) for i, arg in enumerate(block.arguments)}
-        key = [tuple([arg.type for arg in block.arguments])]
+        arguments = list(block.arguments)
+        local = {arg: ("arg", i) for i, arg in enumerate(arguments)}
+        key = [tuple([arg.type for arg in arguments])]
         for index, inner in enumerate(block.operations):
             if index >= SMALL_BODY_OPS or len(inner.regions):
                 return None

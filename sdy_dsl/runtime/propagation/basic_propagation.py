@@ -163,14 +163,15 @@ class PropagationEngine(RewriteDriver):
         owners = store.owners
         for result in results:
             owners[result] = op
-        store.read_results(op, results, attrs)
-        _, may_flow, never_rule, _ = self.name_facts(op.name)
+        name = node.name
+        store.read_results(op, results, attrs, name)
+        _, may_flow, never_rule, _ = self.name_facts(name)
         if not may_flow:
             self.shardable_results(results)
         if never_rule and SHARDING_RULE_ATTR not in attrs:
             return None
         operands = list(op.operands)
-        self.find_structure(node, operands, results)
+        self.find_structure(node, operands, results, attrs)
         rule = self.rule_of(op, node.structure, attrs)
         if rule is not None:
             if len(rule.operand_mappings) == len(operands) and len(rule.result_mappings) == len(results):
@@ -268,6 +269,7 @@ class PropagationEngine(RewriteDriver):
             step = self.steps.compile(key, self._memo_updates(
                 holder.op, values, rule, num_operands, directions, strategy, conservative))
         any_updated = False
+        group_of = self.group_of
         for index, new, new_token, replicated in step:
             old_token = key[index]
             if new_token == old_token or (old_token == 0 and replicated):
@@ -277,7 +279,8 @@ class PropagationEngine(RewriteDriver):
                 continue  # nowhere to keep it: Shardy's setSharding does nothing
             store.replace(value, new, new_token)
             self.notify_sharding_modified(value, notify)
-            self._sync_group(value, new, notify)  # (operands and results alike)
+            if value in group_of:
+                self._sync_group(value, new, notify)  # (operands and results alike)
             any_updated = True
         return any_updated
 

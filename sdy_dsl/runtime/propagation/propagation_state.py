@@ -21,7 +21,7 @@ from ..sharding_store import ShardingStore
 from ..values import operation, ops_under, structure_key
 from .call_graph import CallGraph
 from .dataflow import DATA_FLOW_EDGE, DataFlowEdges
-from .sharding_group_map import ShardingGroupMap
+from .sharding_group_map import GROUP_OP, ShardingGroupMap
 from .step_memo import StepMemo
 from .worklist import OpNode
 
@@ -95,11 +95,13 @@ class PropagationState:
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
-        # The ops that carry a sdy.sharding_rule at the start (see finish_rules).
-        self._with_rule_attr = [op for op in self._module_ops if SHARDING_RULE_ATTR in op.attributes]
-        self.groups = ShardingGroupMap(self._module_ops)
+        # Each op's name, read once (for the groups, the calls and the nodes).
+        self._module_names = [op.name for op in self._module_ops]
+        self.groups = ShardingGroupMap([op for op, name in zip(self._module_ops, self._module_names)
+                                        if name == GROUP_OP])
         self.group_of = self.groups.group_of  # (read on every update)
-        self.calls = CallGraph(self.funcs, self.table, {op.name for op in self._func_ops})
+        # (the names of the module's ops: no call among them, no call walk)
+        self.calls = CallGraph(self.funcs, self.table, set(self._module_names))
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
@@ -153,14 +155,17 @@ class PropagationState:
         shardable = self.shardable_value
         return tuple([shardable(v) for v in values])
 
-    def find_structure(self, node: OpNode, operands, results) -> None:
-        """node.structure: the id of its op's structure key, if it has one."""
+    def find_structure(self, node: OpNode, operands, results, attrs=None) -> None:
+        """node.structure: the id of its op's structure key, if it has one
+        (`attrs`: the op's attributes, if the caller has them)."""
         if node.structure is not None:
             return
         op = node.op
-        if len(op.regions) and self.table.data_flow(op) is not None:
+        has_regions = len(op.regions) != 0
+        if has_regions and self.table.data_flow(op) is not None:
             return  # (a data-flow op's body is its own: no other op shares it)
-        key = structure_key(op, operands, results)
+        key = structure_key(op, operands, results, name=node.name, attrs=attrs,
+                            has_regions=has_regions)
         if key is not None:
             # (a small integer from here on: the key's hash is not cheap)
             ids = self._structure_ids
@@ -236,7 +241,8 @@ class PropagationState:
             return self._nodes[op]
         except KeyError:
             pass
-        node = self._nodes[op] = OpNode(op, self.name_facts(op.name)[0])
+        name = op.name
+        node = self._nodes[op] = OpNode(op, self.name_facts(name)[0], name)
         return node
 
     def name_facts(self, name: str) -> tuple:
@@ -310,9 +316,9 @@ class PropagationState:
                     attrs[SHARDING_RULE_ATTR] = attr
             return
 
-        # Without `keep`, propagation adds no rule: the ops that carry one are
-        # those found at the start (less the erased ones).
-        ops = self._with_rule_attr if self.erasures == 0 else ops_under(self.module)
+        # Without `keep`, propagation adds no rule: the ops that carry one
+        # carried it at the start.
+        ops = self._module_ops if self.erasures == 0 else ops_under(self.module)
         for op in ops:
             attrs = op.attributes
             if SHARDING_RULE_ATTR in attrs:
@@ -323,13 +329,16 @@ class PropagationState:
 
     def notify_users_modified(self, value: ir.Value, notify) -> None:
         """notify(node) for each op a change of `value`'s sharding concerns as its user."""
+        nodes = self._nodes
         for use in value.uses:
             user = use.owner.operation
-            node = self.node(user)
+            node = nodes.get(user)
+            if node is None:
+                node = self.node(user)
             if node.plain_user is None:
                 # Not a terminator, a data-flow op or a call: its use is its own.
                 table = self.table
-                node.plain_user = self.name_facts(user.name)[3] or (
+                node.plain_user = self.name_facts(node.name)[3] or (
                     not table.is_terminator(user) and table.data_flow(user) is None
                     and table.callee_attr(user.name) is None)
             if node.plain_user:
@@ -375,9 +384,8 @@ class PropagationState:
         if self._notified_erasures != self.erasures:
             self._notified.clear()
             self._notified_erasures = self.erasures
-        try:
-            targets = self._notified[value]
-        except KeyError:
+        targets = self._notified.get(value)
+        if targets is None:  # (most values change once: no exception to catch)
             found = []
             self._notify_sharding_modified(value, found.append)
             targets = self._notified[value] = tuple(found)

@@ -22,6 +22,10 @@ class RewriteDriver(PropagationState):
     def apply_patterns(self, node: OpNode, strategy, get_direction, notify) -> bool:
         raise NotImplementedError
 
+    def propagate_registered_op(self, node: OpNode, strategy, get_direction, notify) -> bool:
+        """The pattern of a registered op (apply_patterns of an op of kind REGISTERED)."""
+        raise NotImplementedError
+
     def run_to_fixed_point(self, strategy, get_direction) -> None:
         """Every op once, in program order, then every op a step notified about
         (the users of a value whose sharding changed, and their ancestors) until
@@ -38,18 +42,28 @@ class RewriteDriver(PropagationState):
         by_heuristics = getattr(get_direction, "heuristic_directions", None)
         self._sweep_heuristics = by_heuristics + (get_direction,) if by_heuristics else None
 
-        push_all = worklist.push_all
+        # The worklist's pushes and pops are inlined here (the hottest loop).
+        items = worklist.items
 
         def notify(node):
             if node is not current:
                 chain = node.chain
-                push_all(chain if chain is not None else self._chain(node))
+                for pushed in chain if chain is not None else self._chain(node):
+                    if pushed.queued < 0:
+                        pushed.queued = len(items)
+                        items.append(pushed)
 
-        pop = worklist.pop
-        while True:
-            node = pop()
+        # A registered op whose step is known to change nothing now is passed
+        # over here (what propagate_registered_op would find first, without
+        # the calls): no rule, no direction, or a clean step.
+        heuristics, priority = (by_heuristics[0], by_heuristics[1]) if by_heuristics else (None, 0)
+        skip_clean = self.trace is None
+        registered = OpNode.REGISTERED
+        while items:
+            node = items.pop()
             if node is None:
-                break
+                continue  # (the place of a removed node)
+            node.queued = -1
             if node.live_at != self.erasures:
                 # Only erasing an op takes uses away: an op seen alive since
                 # the last erasure still is.
@@ -57,16 +71,38 @@ class RewriteDriver(PropagationState):
                     self._erase(node.op, worklist)
                     continue
                 node.live_at = self.erasures
+            elif skip_clean and node.kind == registered:
+                frame = node.frame
+                if frame is None:
+                    continue
+                kept = node.directions
+                if (frame is not False and heuristics is not None and kept is not None
+                        and kept[0] is heuristics and kept[1] == self.erasures):
+                    if not kept[3][priority] or (node.clean_by is strategy
+                                                 and node.clean == kept[2][priority]):
+                        continue
             current = node
-            self.apply_patterns(node, strategy, get_direction, notify)
+            if node.kind == registered:
+                self.propagate_registered_op(node, strategy, get_direction, notify)
+            else:
+                self.apply_patterns(node, strategy, get_direction, notify)
 
     def _preorder_nodes(self) -> list[OpNode]:
         """The module's ops (not the module) in pre-order, as nodes; walked once,
         then only erased ops leave it."""
-        if self._order is None:
-            ops = self._module_ops if self.erasures == 0 else ops_under(self.module)[1:]
+        if self._order is None and self.erasures == 0:
+            # (the ops' names were read with them: nodes are made here at once)
+            nodes, facts, order = self._nodes, self._name_facts, []
+            for op, name in zip(self._module_ops, self._module_names):
+                node = nodes.get(op)
+                if node is None:
+                    kind = facts[name][0] if name in facts else self.name_facts(name)[0]
+                    node = nodes[op] = OpNode(op, kind, name)
+                order.append(node)
+            self._order = order
+        elif self._order is None:
             nodes, node = self._nodes, self.node
-            self._order = [nodes.get(op) or node(op) for op in ops]
+            self._order = [nodes.get(op) or node(op) for op in ops_under(self.module)[1:]]
         elif self._order_erasures != self.erasures:
             self._order = [node for node in self._order if not node.erased]
         self._order_erasures = self.erasures

@@ -51,13 +51,15 @@ class OpNode:
 
     __slots__ = ("op", "kind", "frame", "clean", "clean_by", "watched", "live_at", "directions",
                  "values",
-                 "step_key", "queued", "chain", "erased", "plain_user", "structure", "edge")
+                 "step_key", "queued", "chain", "erased", "plain_user", "structure", "edge",
+                 "name")
 
     # kinds: which pattern propagates the op (see basic_propagation)
     REGISTERED, DATA_FLOW_EDGE, FUNC_EDGE, BARRIER = range(4)
 
-    def __init__(self, op, kind: int):
+    def __init__(self, op, kind: int, name: str):
         self.op = op
+        self.name = name  # its op's name (read once)
         self.kind = kind
         self.frame = False  # the rule of its step, None: none; False: not built
         self.clean = None  # the directions of a step that changed nothing, until one of
