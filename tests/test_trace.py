@@ -117,3 +117,32 @@ def test_progress_inside_propagation(model, monkeypatch):
     assert int(rows[-1][1]) == 4
     assert {int(r[3]) for r in rows} == {7}  # the module, the mesh, the func, its 3 ops and return
     assert int(rows[-1][2]) <= 7
+
+
+SHARED_CONSTANT = """\
+func.func @main(%arg0: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %c = stablehlo.constant dense<1.0> : tensor<8xf32>
+  %0 = stablehlo.add %arg0, %c : tensor<8xf32>
+  %1 = stablehlo.multiply %arg0, %c : tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+"""
+
+
+def test_splitter_and_merger_hooks_trace_and_count_their_changes(tmp_path):
+    """The splitter and merger run as stage hooks, not a rule per op: each change
+    still shows in --trace (where) and --rule-stats (how many), like a rule."""
+    path = tmp_path / "m.mlir"
+    path.write_text(SHARED_CONSTANT)
+    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-constant-or-scalar-splitter",
+                                "-sdy-constant-or-scalar-merger", "--trace", "--rule-stats"])
+    assert rc == 0, err
+    lines = err.splitlines()
+    assert lines[:3] == [
+        f"{path}:3:8: trace: sdy-constant-or-scalar-splitter/split fired on 'stablehlo.add'",
+        f"{path}:4:8: trace: sdy-constant-or-scalar-splitter/split fired on 'stablehlo.multiply'",
+        f"{path}:2:8: trace: sdy-constant-or-scalar-merger/merge fired on 'sdy.constant'"]
+    stats = {line.split()[0]: line.split()[1:4] for line in lines[4:]}
+    assert stats == {"sdy-constant-or-scalar-merger/merge": ["1", "1", "1"],
+                     "sdy-constant-or-scalar-splitter/split": ["2", "2", "2"]}
+    assert out.count("sdy.constant dense<1.000000e+00>") == 1  # split in two, merged back

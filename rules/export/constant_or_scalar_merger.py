@@ -76,5 +76,6 @@ def merge_equal_ops(ctx: RewriteContext) -> None:
         first = first_of.setdefault(key, op)
         if first is op:
             continue
+        ctx.record_change("merge", op)
         _replace(op, first)
         ctx.mark_changed()

@@ -308,6 +308,7 @@ class _Splitter:
         for i, operand in enumerate(operands):
             if operand in body.by_constants or operand in body.by_expansions:
                 op.operands[i] = self.copy_for_one_use(operand, body)
+                self.ctx.record_change("split", op)
                 self.ctx.mark_changed()
 
     def erase_if_unused(self, op, body: Body) -> bool:

@@ -241,6 +241,13 @@ class RewriteContext:
     def mark_changed(self) -> None:
         self.changed = True
 
+    def record_change(self, what: str, op) -> None:
+        """A stage hook changed the IR at OP: traced (`PASS/WHAT fired on 'op'`) and
+        counted under WHAT by --rule-stats, like a rule; free when neither is on."""
+        observer = self.observer
+        if observer is not None and observer.wants_steps:
+            observer.record_step(self.pass_name, what, op, True, verb="fired on")
+
     def emit_error(self, op, message: str) -> None:
         """Emit an error diagnostic at `op`; the driver fails the pass once the stage is done."""
         self.live_op(op, "error").location.emit_error(message)

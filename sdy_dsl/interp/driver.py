@@ -89,7 +89,8 @@ class Observer:
         return self.trace or self.collect_stats or self.progress
 
     def record_step(self, pass_name: str, what: str, op: ir.Operation, changed: bool,
-                    seconds: float = 0.0, lines: list[str] | None = None) -> None:
+                    seconds: float = 0.0, lines: list[str] | None = None,
+                    verb: str = "changed shardings of") -> None:
         """A step of an engine inside a stage hook (e.g. one propagation step on
         `op`): counted and timed under `what` like a rule, traced when it changed
         something (as LINES, when the engine says what changed)."""
@@ -106,7 +107,8 @@ class Observer:
             for line in lines:
                 self.trace_line(line)
         elif changed:
-            self.trace_event(pass_name, "step", op.name, location_text(op), "changed shardings of")
+            self.trace_event(pass_name, "step" if what.startswith("step:") else what, op.name,
+                             location_text(op), verb)
 
     def trace_line(self, line: str) -> None:
         """A --trace line, unless --trace-filter keeps only others."""
