@@ -146,3 +146,39 @@ def test_splitter_and_merger_hooks_trace_and_count_their_changes(tmp_path):
     assert stats == {"sdy-constant-or-scalar-merger/merge": ["1", "1", "1"],
                      "sdy-constant-or-scalar-splitter/split": ["2", "2", "2"]}
     assert out.count("sdy.constant dense<1.000000e+00>") == 1  # split in two, merged back
+
+
+TWO_CALLS = """\
+sdy.mesh @mesh = <["x"=2]>
+func.func @main(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = call @f(%arg0) : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = call @f(%0) : (tensor<8xf32>) -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+func.func private @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+"""
+
+
+def test_call_graph_hooks_trace_each_call(tmp_path):
+    """The call-graph passes run as stage hooks: the pipeline's trace still shows
+    the second call getting a copy of @f, both calls becoming named computations and
+    back, and the copy deduplicated away; the output is the reference's."""
+    path = tmp_path / "m.mlir"
+    path.write_text(TWO_CALLS)
+    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-propagation-pipeline", "--trace"])
+    assert rc == 0, err
+    traced = [re.match(r"^.*:(\d+):\d+: trace: (.*)$", line).groups() for line in err.splitlines()]
+    call_graph = [f"{what} @{line}" for line, what in traced
+                  if what.endswith(("'func.call'", "'sdy.named_computation'"))]
+    assert call_graph == [
+        "sdy-flatten-call-graph/copy-callee fired on 'func.call' @4",
+        "sdy-import-func-calls/import fired on 'func.call' @3",
+        "sdy-import-func-calls/import fired on 'func.call' @4",
+        "sdy-export-named-computations/export fired on 'sdy.named_computation' @3",
+        "sdy-export-named-computations/export fired on 'sdy.named_computation' @4",
+        "sdy-unflatten-call-graph/call-deduplicated fired on 'func.call' @4"]
+    ok, reference = run_reference(TWO_CALLS, "builtin.module(sdy-propagation-pipeline)")
+    assert ok and out == reference

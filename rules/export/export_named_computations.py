@@ -140,5 +140,6 @@ def export_named_computations(ctx: RewriteContext) -> None:
         return
     export = _Export(ctx)
     for nc in computations:
+        ctx.record_change("export", nc)
         export.export(nc)
     ctx.mark_changed()

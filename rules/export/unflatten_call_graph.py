@@ -62,6 +62,7 @@ def call_deduplicated_callees(ctx: RewriteContext) -> None:
         target = chosen[keys.key(func, name, not fully)][1]
         if target != name:
             operation(call).attributes[interfaces.table().callee_attr(call.name)] = ir.FlatSymbolRefAttr.get(target)
+            ctx.record_change("call-deduplicated", call)
             ctx.mark_changed()
 
 

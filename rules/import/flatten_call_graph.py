@@ -38,4 +38,5 @@ def flatten_call_graph(ctx: RewriteContext) -> None:
                 called.add(name)
                 continue
             call_graph.set_callee(call, call_graph.clone_function_recursively(table[name], table, ctx.module, graph))
+            ctx.record_change("copy-callee", call)
             ctx.mark_changed()

@@ -49,6 +49,7 @@ def import_calls_callees_first(ctx: RewriteContext) -> None:
     state = _imported(ctx)
     for func in graph.post_order():
         for call, name in graph.call_sites(func):
+            ctx.record_change("import", call)
             _import_call(state, call, name, graph.symbols[name], graph.node(name) is not None)
     ctx.mark_changed()
 
