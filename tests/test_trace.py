@@ -182,3 +182,23 @@ def test_call_graph_hooks_trace_each_call(tmp_path):
         "sdy-unflatten-call-graph/call-deduplicated fired on 'func.call' @4"]
     ok, reference = run_reference(TWO_CALLS, "builtin.module(sdy-propagation-pipeline)")
     assert ok and out == reference
+
+
+def test_func_data_flow_edge_hooks_trace_each_owner_and_edge(tmp_path):
+    """With dedup-functions-fully the pipeline adds func data-flow edges (on @f's
+    argument, on each call's result) and sinks them again: each shows in the trace."""
+    path = tmp_path / "m.mlir"
+    path.write_text(TWO_CALLS)
+    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-propagation-pipeline=dedup-functions-fully=true", "--trace"])
+    assert rc == 0, err
+    traced = [re.match(r"^.*:(\d+):\d+: trace: (.*)$", line).groups() for line in err.splitlines()]
+    edges = [f"{what} @{line}" for line, what in traced if "func-data-flow-edges/" in what]
+    assert edges == [
+        "sdy-add-func-data-flow-edges/add-edges fired on 'func.func' @7",
+        "sdy-add-func-data-flow-edges/add-edges fired on 'func.call' @3",
+        "sdy-add-func-data-flow-edges/add-edges fired on 'func.call' @4",
+        "sdy-sink-func-data-flow-edges/sink-edge fired on 'sdy.func_data_flow_edge' @3",
+        "sdy-sink-func-data-flow-edges/sink-edge fired on 'sdy.func_data_flow_edge' @4",
+        "sdy-sink-func-data-flow-edges/sink-edge fired on 'sdy.func_data_flow_edge' @7"]
+    ok, reference = run_reference(TWO_CALLS, "builtin.module(sdy-propagation-pipeline{dedup-functions-fully=true})")
+    assert ok and out == reference

@@ -74,5 +74,6 @@ def insert_func_call_reshards(ctx: RewriteContext) -> None:
             result.replace_all_uses_except(reshard.results[0], reshard)
         attrs = call.attributes
         if targets or SHARDING_ATTR not in attrs or attrs[SHARDING_ATTR] != expected[1]:
+            ctx.record_change("reshard-call" if targets else "take-callee-shardings", call)
             attrs[SHARDING_ATTR] = expected[1]
             ctx.mark_changed()

@@ -37,6 +37,7 @@ def set_func_result_shardings(ctx: RewriteContext) -> None:
             memo[key] = _with_shardings(old, shardings)
         new = memo[key]
         if new is not None:
+            ctx.record_change("set-result-shardings", func)
             attrs["res_attrs"] = new
             ctx.mark_changed()
 

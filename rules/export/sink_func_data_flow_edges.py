@@ -32,6 +32,7 @@ def sink_func_data_flow_edges(ctx: RewriteContext) -> None:
                 arg_shardings[ir.BlockArgument(source).arg_number] = sharding
             else:
                 interfaces.set_sharding(source, sharding)
+        ctx.record_change("sink-edge", edge)
         result.replace_all_uses_with(source)
         edge.erase()
         ctx.mark_changed()

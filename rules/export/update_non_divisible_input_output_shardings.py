@@ -120,6 +120,7 @@ def make_func_and_call_shardings_even(ctx: RewriteContext) -> None:
                 continue
             new = even.func_attrs_of(attrs[key], attrs["function_type"], key)
             if new is not None:
+                ctx.record_change("even-signature", func)
                 attrs[key] = new
                 ctx.mark_changed()
     for call in call_graph.calls_in(ctx.module):
@@ -128,5 +129,6 @@ def make_func_and_call_shardings_even(ctx: RewriteContext) -> None:
             continue
         new = even.per_value_of(attrs[SHARDING_ATTR], tuple(r.type for r in call.results))
         if new is not None:
+            ctx.record_change("even-call-results", call)
             attrs[SHARDING_ATTR] = new
             ctx.mark_changed()

@@ -72,4 +72,6 @@ def add_func_data_flow_edges(ctx: RewriteContext, owner: ir.Operation, values: l
             edge = ir.Operation.create(EDGE, results=[value.type], operands=[value], attributes=attributes,
                                        loc=owner.location)
         value.replace_all_uses_except(edge.results[0], edge)
+    if values:
+        ctx.record_change("add-edges", owner)
     ctx.mark_changed()
