@@ -162,17 +162,22 @@ func.func private @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
 """
 
 
+def traced_pipeline(tmp_path, pass_flag: str) -> tuple[str, list[str]]:
+    """TWO_CALLS through PASS_FLAG with --trace: (output, trace lines as 'WHAT @LINE')."""
+    path = tmp_path / "m.mlir"
+    path.write_text(TWO_CALLS)
+    rc, out, err = run_sdy_dsl(["opt", str(path), pass_flag, "--trace"])
+    assert rc == 0, err
+    traced = [re.match(r"^.*:(\d+):\d+: trace: (.*)$", line).groups() for line in err.splitlines()]
+    return out, [f"{what} @{line}" for line, what in traced]
+
+
 def test_call_graph_hooks_trace_each_call(tmp_path):
     """The call-graph passes run as stage hooks: the pipeline's trace still shows
     the second call getting a copy of @f, both calls becoming named computations and
     back, and the copy deduplicated away; the output is the reference's."""
-    path = tmp_path / "m.mlir"
-    path.write_text(TWO_CALLS)
-    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-propagation-pipeline", "--trace"])
-    assert rc == 0, err
-    traced = [re.match(r"^.*:(\d+):\d+: trace: (.*)$", line).groups() for line in err.splitlines()]
-    call_graph = [f"{what} @{line}" for line, what in traced
-                  if what.endswith(("'func.call'", "'sdy.named_computation'"))]
+    out, lines = traced_pipeline(tmp_path, "-sdy-propagation-pipeline")
+    call_graph = [line for line in lines if re.search(r"'(func.call|sdy.named_computation)' @", line)]
     assert call_graph == [
         "sdy-flatten-call-graph/copy-callee fired on 'func.call' @4",
         "sdy-import-func-calls/import fired on 'func.call' @3",
@@ -187,12 +192,8 @@ def test_call_graph_hooks_trace_each_call(tmp_path):
 def test_func_data_flow_edge_hooks_trace_each_owner_and_edge(tmp_path):
     """With dedup-functions-fully the pipeline adds func data-flow edges (on @f's
     argument, on each call's result) and sinks them again: each shows in the trace."""
-    path = tmp_path / "m.mlir"
-    path.write_text(TWO_CALLS)
-    rc, out, err = run_sdy_dsl(["opt", str(path), "-sdy-propagation-pipeline=dedup-functions-fully=true", "--trace"])
-    assert rc == 0, err
-    traced = [re.match(r"^.*:(\d+):\d+: trace: (.*)$", line).groups() for line in err.splitlines()]
-    edges = [f"{what} @{line}" for line, what in traced if "func-data-flow-edges/" in what]
+    out, lines = traced_pipeline(tmp_path, "-sdy-propagation-pipeline=dedup-functions-fully=true")
+    edges = [line for line in lines if "func-data-flow-edges/" in line]
     assert edges == [
         "sdy-add-func-data-flow-edges/add-edges fired on 'func.func' @7",
         "sdy-add-func-data-flow-edges/add-edges fired on 'func.call' @3",
