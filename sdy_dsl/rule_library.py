@@ -14,15 +14,20 @@ The run carries it (PassRegistry, RewriteContext, sdy_dsl.runtime.op_registry.us
 """
 from __future__ import annotations
 
+import inspect
+import sys
 from functools import cached_property
 from pathlib import Path
 
 from .errors import RuleFileError, UsageError, did_you_mean
+from .hooks import arity, hooks_of_module, load_hook_module
+from .interp.hook_guard import rule_hook
 from .interp.op_rules_loader import load_declarations
-from .interp.yaml_loader import load_yaml
+from .interp.yaml_loader import Loc, load_yaml
 from .resources import builtin_rules_dir
 from .runtime import op_registry
 from .runtime.interfaces import InterfaceRegistry
+from .runtime.op_predicates import OpView, mark
 from .runtime.op_registry import OpRegistry
 from .runtime.op_sharding_rule_registry import OpShardingRuleRegistry
 from .runtime.propagation.heuristics import heuristics_from_layers
@@ -102,8 +107,53 @@ class RuleLibrary:
 
     @cached_property
     def heuristics(self):
-        return heuristics_from_layers([(load_yaml(path), path)
-                                       for path in self.data_layers(HEURISTICS_FILE)])
+        """The op-priority heuristics; a heuristic that can never act is a
+        warning (stderr), once per run."""
+        layers = []
+        for path in self.data_layers(HEURISTICS_FILE):
+            doc = load_yaml(path)
+            layers.append((doc, path, heuristic_hooks(doc, path)))
+        warnings: list[str] = []
+        found = heuristics_from_layers(layers, warnings)
+        for warning in warnings:
+            print(warning, file=sys.stderr)
+        return found
+
+
+def heuristic_hooks(doc, path: Path) -> dict[str, tuple]:
+    """The predicate hooks of an op_priority_heuristics.yaml: the functions
+    marked `@hook` in the module its `hooks:` key names (beside it), else in
+    op_priority_heuristics.py beside it, if there is one. Each is typed
+    `(op: ir.Operation) -> bool`; name -> (predicate, where it is defined)."""
+    named = doc.get("hooks") if isinstance(doc, dict) else None
+    if named is not None and not isinstance(named, str):
+        raise doc.loc_of("hooks").error("'hooks' names a Python file beside this one")
+    module_path = path.parent / (named or path.with_suffix(".py").name)
+    if not module_path.is_file():
+        if named is not None:
+            raise doc.loc_of("hooks").error(f"no hook module '{module_path}'")
+        return {}
+    found = {}
+    for name, fn in hooks_of_module(load_hook_module(module_path)).items():
+        where = Loc(fn.__code__.co_filename, fn.__code__.co_firstlineno, 1)
+        if arity(fn) != (1, 1) or inspect.signature(fn).return_annotation not in (bool, "bool"):
+            raise where.error(f"predicate hook '{name}' is typed (op: ir.Operation) -> bool")
+        found[name] = (_predicate_of_hook(name, fn, where), where)
+    return found
+
+
+def _predicate_of_hook(name: str, fn, where: Loc):
+    guarded = rule_hook(name, fn)  # (it may not erase or move ops behind the engine's back)
+
+    def predicate(op: OpView, factor: int) -> bool:
+        try:
+            return bool(guarded(op.operation))
+        except Exception as e:  # a located error naming the hook and the op, not a traceback
+            raise where.error(f"predicate hook '{name}' failed on '{op.name}' at "
+                                f"{op.operation.location}: {type(e).__name__}: {e}") from None
+    # Called with the op alone, it sees a factor only through other predicates;
+    # it may look beyond the op's structure (uses, locations): asked per op.
+    return mark(predicate, structural=False)
 
 
 # Files a user's rules directory may hold beside rule and data files.

@@ -2,14 +2,20 @@
 
 A heuristic maps (op, factor) to a propagation direction. A heuristic here is
 a list of `(predicate, direction)` cases tried in order (first match wins) and
-a default direction. Predicates are named, registered in `PREDICATES`, so a
-rule file (rules/propagation/op_priority_heuristics.yaml) can reference them:
+a default direction. Predicates (runtime/op_predicates.py) are written in the
+rule file (rules/propagation/op_priority_heuristics.yaml): built-in names
+(`PREDICATES`), mappings of conditions on the op, names a file declares
+(`predicates:`) and hooks registered beside a user's file:
 
-    - name: pass-through-ops
-      cases:
-        - {when: elementwise, direction: BOTH}
-        - {when: {op_name: [stablehlo.reshape, ...]}, direction: BOTH}
-      default: NONE
+    predicates:
+      big-dot: {op_name: stablehlo.dot_general, results: {elements: {min: 1048576}}}
+    heuristics:
+      - name: pass-through-ops
+        cases:
+          - {when: elementwise, direction: BOTH}
+          - {when: {op_name: [stablehlo.reshape, ...]}, direction: BOTH}
+          - {when: big-dot, direction: NONE}
+        default: NONE
 
 At op-priority p, the direction of an op along a factor is the union of
 heuristics 0..p (see `union_directions`), intersected with the caller's.
@@ -19,33 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-
 from ...errors import RuleFileError
-from ..interfaces import check_op_name, condition_from_data
+from ..op_predicates import (NoLoc, OpView, Predicate, PredicateScope, mark, marks, parse_predicate,
+                             unknown)
 from ..op_registry import active
 from ..vocabulary import Vocabulary
-from .factor_propagation import Direction
+from .factor_propagation import Direction, intersect_directions, union_directions
 
-# A predicate gets a view of the op being propagated (see OpView below) and a
-# factor index; `op_name: [...]` cases are turned into name-set predicates.
-Predicate = Callable[["HeuristicOp", int], bool]
-
-
-@dataclass
-class HeuristicOp:
-    """What a heuristic may ask about an op (filled by the engine)."""
-    name: str
-    operation: Any
-    rule: Any  # the OpShardingRule attached to the op, or None
-    facts: dict = field(default_factory=dict)  # factor-independent predicates, asked once
-    interfaces: Any = None  # the run's op interfaces (None: the active registry's)
-
-    def fact(self, name: str, compute: Callable[[Any], bool]) -> bool:
-        try:
-            return self.facts[name]
-        except KeyError:
-            found = self.facts[name] = compute(self.operation)
-            return found
+HeuristicOp = OpView  # what a heuristic may ask about an op (filled by the engine)
 
 
 def is_elementwise_operation(operation) -> bool:
@@ -103,36 +90,17 @@ def has_multi_use(operands) -> bool:
 
 
 PREDICATES: Vocabulary[Predicate] = Vocabulary("heuristic predicate", name="heuristic-predicate")
-PREDICATES.register("elementwise", is_elementwise)
-PREDICATES.register("pass_through_factor", is_pass_through_factor)
-PREDICATES.register("not_pass_through_factor", lambda op, f: not is_pass_through_factor(op, f))
-PREDICATES.register("multi_use_operand", has_multi_use_operand)
-PREDICATES.register("always", always)
+PREDICATES.register("elementwise", mark(is_elementwise))
+PREDICATES.register("pass_through_factor", mark(is_pass_through_factor))
+PREDICATES.register("not_pass_through_factor", mark(lambda op, f: not is_pass_through_factor(op, f)))
+# (whether an operand has other uses is not part of an op's structure: the
+# engine asks it separately, see HeuristicDirections.directions_of_op)
+PREDICATES.register("multi_use_operand", mark(has_multi_use_operand))
+PREDICATES.register("always", mark(always, always_true=True))
 
 
-def _by_kind(predicate: Predicate) -> Predicate:
-    """Marks a predicate that sees a factor only through `is_pass_through_factor`
-    (every predicate a rule file can write): a heuristic made of such predicates
-    gives every pass-through factor of an op the same direction, and every other
-    factor the same direction, so it is asked once per op for each."""
-    predicate.by_factor_kind = True
-    return predicate
-
-
-for _name, _predicate in PREDICATES.items():
-    _by_kind(_predicate)
-
-
-def op_matching(names: Sequence[str], when, loc) -> Predicate:
-    """`{op_name: NAMES, when: {ATTR: VALUES}}`: one of the ops, with these
-    attributes (the `when:` of rules/interfaces.yaml)."""
-    names = frozenset(names)
-    conditions = [condition_from_data(name, when, loc) for name in names] if when is not None else []
-    condition = conditions[0] if conditions else None
-
-    def predicate(op: HeuristicOp, factor: int) -> bool:
-        return op.name in names and (condition is None or condition.holds(op.operation))
-    return _by_kind(predicate)
+def builtin_scope() -> PredicateScope:
+    return PredicateScope(dict(PREDICATES.items()), what="heuristic predicate")
 
 
 @dataclass
@@ -147,11 +115,30 @@ class Heuristic:
     name: str
     cases: list[Case] = field(default_factory=list)
     default: Direction = Direction.NONE
+    loc: Any = None  # where the rule file defines it
 
     @property
     def by_factor_kind(self) -> bool:
-        """Whether it sees factors only as pass-through or not (see `_by_kind`)."""
-        return all(getattr(case.predicate, "by_factor_kind", False) for case in self.cases)
+        """Whether it sees factors only as pass-through or not: it gives every
+        pass-through factor of an op one direction, and every other factor one."""
+        return all(marks(case.predicate)[0] for case in self.cases)
+
+    @property
+    def by_structure(self) -> bool:
+        """Whether ops of one structure (values.structure_key) and the same
+        answer to `multi_use_operand` get the same directions."""
+        return all(marks(case.predicate)[1] for case in self.cases)
+
+    def floor(self) -> Direction:
+        """The direction it gives at least, to every op and factor: the
+        intersection of every case that can be reached (cases after one whose
+        predicate always holds cannot)."""
+        found = None
+        for case in self.cases:
+            found = case.direction if found is None else intersect_directions(found, case.direction)
+            if marks(case.predicate)[2]:
+                return found
+        return self.default if found is None else intersect_directions(found, self.default)
 
     def __call__(self, op: HeuristicOp, factor: int) -> Direction:
         for case in self.cases:
@@ -160,70 +147,87 @@ class Heuristic:
         return self.default
 
 
-def predicate_from_spec(spec, loc=None) -> Predicate:
-    """`"elementwise"`, `{op_name: NAME(S), when: {..}}`, `{all: [...]}`, `{any: [...]}`, `{not: spec}`."""
-    if isinstance(spec, str):
-        try:
-            return PREDICATES[spec]
-        except KeyError:
-            raise ValueError(f"unknown heuristic predicate '{spec}'; known: "
-                             f"{sorted(PREDICATES.names())}") from None
-    if isinstance(spec, dict) and "op_name" in spec and set(spec) <= {"op_name", "when"}:
-        value = spec["op_name"]
-        names = [value] if isinstance(value, str) else list(value)
-        for name in names:
-            check_op_name(str(name), _loc(spec, "op_name", loc))
-        return op_matching(names, spec.get("when"), _loc(spec, "when", loc))
-    if isinstance(spec, dict) and len(spec) == 1:
-        (key, value), = spec.items()
-        if key == "all":
-            parts = [predicate_from_spec(s, loc) for s in value]
-            return _by_kind(lambda op, f: all(p(op, f) for p in parts))
-        if key == "any":
-            parts = [predicate_from_spec(s, loc) for s in value]
-            return _by_kind(lambda op, f: any(p(op, f) for p in parts))
-        if key == "not":
-            inner = predicate_from_spec(value, loc)
-            return _by_kind(lambda op, f: not inner(op, f))
-    raise ValueError(f"bad heuristic predicate: {spec!r}")
+def predicate_from_spec(spec, loc=None, scope: PredicateScope | None = None) -> Predicate:
+    """A predicate (see runtime/op_predicates.py); names are looked up in
+    `scope` (default: the built-in predicates)."""
+    return parse_predicate(spec, loc, scope if scope is not None else builtin_scope())
 
 
-def _loc(spec, key, default):
-    getter = getattr(spec, "loc_of", None)
-    return getter(key) if getter is not None else default
-
-
-def heuristics_from_data(data: Sequence[dict], loc=None) -> list[Heuristic]:
+def heuristics_from_data(data: Sequence[dict], loc=None, scope: PredicateScope | None = None) -> list[Heuristic]:
     """Build heuristics from plain data (as loaded from YAML)."""
+    scope = scope if scope is not None else builtin_scope()
     out = []
     for entry in data:
-        cases = [Case(predicate_from_spec(c["when"], loc), Direction.parse(c["direction"]),
-                      str(c["when"]))
-                 for c in entry.get("cases", ())]
-        out.append(Heuristic(entry["name"], cases,
-                             Direction.parse(entry.get("default", "NONE"))))
+        cases = []
+        for i, case in enumerate(entry.get("cases", ())):
+            case_loc = _item_loc(entry.get("cases"), i, loc)
+            if not isinstance(case, dict) or set(case) != {"when", "direction"}:
+                raise (case_loc or NoLoc()).error(f"heuristic '{entry['name']}': a case is "
+                                                  "{when: PREDICATE, direction: DIRECTION}")
+            when_loc = case.loc_of("when") if hasattr(case, "loc_of") else case_loc
+            cases.append(Case(predicate_from_spec(case["when"], when_loc, scope),
+                              _direction(case["direction"], entry, loc), str(case["when"])))
+        out.append(Heuristic(str(entry["name"]), cases, _direction(entry.get("default", "NONE"), entry, loc),
+                             loc))
     return out
 
 
+def _item_loc(items, index: int, default):
+    locs = getattr(items, "item_locs", None)
+    return locs[index] if locs is not None else default
+
+
+def _direction(text, entry, loc) -> Direction:
+    try:
+        return Direction.parse(str(text))
+    except KeyError:
+        raise (loc or NoLoc()).error(f"heuristic '{entry['name']}': {unknown('direction', text, Direction.__members__)}") \
+            from None
+
+
 HEURISTIC_KEYS = ("name", "cases", "default", "delete")
+FILE_KEYS = ("heuristics", "order", "predicates", "hooks")
 
 
-def heuristics_from_layers(layers) -> list[Heuristic]:
+def saturating_index(heuristics: Sequence[Heuristic]) -> int | None:
+    """The first heuristic after which every op propagates every factor both
+    ways whatever it is (the union of the floors so far is BOTH): the
+    heuristics after it can never act. None: there is none."""
+    acc = Direction.NONE
+    for i, heuristic in enumerate(heuristics):
+        acc = union_directions(acc, heuristic.floor())
+        if acc == Direction.BOTH:
+            return i
+    return None
+
+
+def heuristics_from_layers(layers, warnings: list | None = None) -> list[Heuristic]:
     """The op-priority schedule: the built-in file, then users' files over it
-    (`layers`: (document as loaded from YAML, path) each, read above the runtime).
+    (`layers`: (document as loaded from YAML, path, hook predicates by name)
+    each, read above the runtime; the hooks may be left out).
 
     A later file's heuristic replaces the one of the same name in place, a new
     name is appended, `{name: N, delete: true}` removes one, and a top-level
-    `order: [NAMES]` sets the order (it must list every heuristic)."""
-    entries: dict[str, tuple] = {}  # name -> (entry, loc)
-    for doc, path in layers:
-        if not isinstance(doc, dict) or not isinstance(doc.get("heuristics", []), list):
-            message = "expected a mapping with a 'heuristics' list (and optional 'order')"
-            top = getattr(doc, "loc", None)
-            raise top.error(message) if top is not None else RuleFileError(path, 1, 1, message)
-        for key in doc:
-            if key not in ("heuristics", "order"):
-                raise doc.key_loc(key).error(f"unknown key '{key}' (expected 'heuristics' or 'order')")
+    `order: [NAMES]` sets the order (it must list every heuristic).
+    `predicates: {NAME: SPEC}` declares predicates by name (a later file's
+    replaces an earlier one's). A heuristic that can never act, after the
+    catch-all (the first heuristic from which on every op propagates every
+    factor both ways whatever it is, `saturating_index`), is a warning
+    appended to `warnings` (`FILE:LINE:COL: warning: ...`): a new name
+    appended after the built-in `any` is one."""
+    scope = builtin_scope()
+    layers = [tuple(layer) + ({},) * (3 - len(layer)) for layer in layers]
+    for doc, path, hooks in layers:
+        _check_file(doc, path)
+        declared = doc.get("predicates") or {}
+        if not isinstance(declared, dict):
+            raise doc.loc_of("predicates").error("'predicates' is a mapping of name to predicate")
+        for name, spec in declared.items():
+            scope.declare(str(name), spec, declared.loc_of(name))
+        for name, (predicate, loc) in hooks.items():
+            scope.add_hook(name, predicate, loc)
+    entries: dict[str, tuple] = {}  # name -> (entry, loc, Heuristic)
+    for doc, path, _ in layers:
         items = doc.get("heuristics") or []
         names_here = [str(e.get("name")) for e in items if isinstance(e, dict)]
         full_copy = bool(entries) and set(entries) <= set(names_here)
@@ -233,19 +237,15 @@ def heuristics_from_layers(layers) -> list[Heuristic]:
                 raise loc.error("a heuristic is a mapping with 'name', optional 'cases' and 'default'")
             for key in entry:
                 if key not in HEURISTIC_KEYS:
-                    raise entry.key_loc(key).error(f"unknown heuristic key '{key}' (expected one of: "
-                                                   + ", ".join(HEURISTIC_KEYS) + ")")
+                    raise entry.key_loc(key).error(unknown("heuristic key", key, HEURISTIC_KEYS))
             name = str(entry["name"])
             if entry.get("delete"):
                 if name not in entries:
                     raise loc.error(f"no heuristic '{name}' to delete")
                 del entries[name]
                 continue
-            try:
-                heuristics_from_data([entry], loc)
-            except (ValueError, KeyError, TypeError) as e:
-                raise loc.error(f"heuristic '{name}': {e}") from None
-            entries[name] = (entry, loc)
+            (heuristic,) = heuristics_from_data([entry], loc, scope)
+            entries[name] = (entry, loc, heuristic)
         if full_copy and "order" not in doc:
             # A file that names every heuristic is a whole schedule: its order wins.
             entries = {n: entries[n] for n in names_here if n in entries} | entries
@@ -255,4 +255,28 @@ def heuristics_from_layers(layers) -> list[Heuristic]:
             if not isinstance(order, list) or sorted(map(str, order)) != sorted(entries):
                 raise oloc.error("'order' must list every heuristic once: " + ", ".join(entries))
             entries = {str(n): entries[str(n)] for n in order}
-    return [h for entry, loc in entries.values() for h in heuristics_from_data([entry], loc)]
+    heuristics = [heuristic for _, _, heuristic in entries.values()]
+    if warnings is not None:
+        warnings.extend(_never_acting(heuristics))
+    return heuristics
+
+
+def _check_file(doc, path) -> None:
+    if not isinstance(doc, dict) or not isinstance(doc.get("heuristics", []), list):
+        message = "expected a mapping with a 'heuristics' list (and optional 'order', 'predicates')"
+        top = getattr(doc, "loc", None)
+        raise top.error(message) if top is not None else RuleFileError(path, 1, 1, message)
+    for key in doc:
+        if key not in FILE_KEYS:
+            raise doc.key_loc(key).error(unknown("key", key, FILE_KEYS))
+
+
+def _never_acting(heuristics: Sequence[Heuristic]) -> list[str]:
+    catch_all = saturating_index(heuristics)
+    if catch_all is None:
+        return []
+    last = heuristics[catch_all]
+    return [f"{h.loc}: warning: heuristic '{h.name}' can never act: from heuristic '{last.name}' "
+            f"({last.loc}) on, every op already propagates every factor both ways; put it "
+            f"before '{last.name}' with 'order: [...]'"
+            for h in heuristics[catch_all + 1:]]
