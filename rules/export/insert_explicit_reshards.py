@@ -8,10 +8,14 @@ from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph
-from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, FACTOR_TYPES,
-                                                    UNARY_FIELDS, Policy, ReshardError)
+from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, CONTRACTING_CHOICES,
+                                                    FACTOR_TYPES, UNARY_FIELDS, ContractingChoice, Policy,
+                                                    ReshardError)
 from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards, PassCache
+from sdy_dsl.runtime.interfaces import check_op_name
+from sdy_dsl.runtime.op_predicates import NoLoc, PredicateScope, parse_predicate, unknown
 
+CONTRACTING_KEYS = ("ops", "when", "contracting")
 
 
 def load_policy(data) -> Policy:
@@ -28,7 +32,34 @@ def load_policy(data) -> Policy:
         precedence=tuple((k, int(precedence[k])) for k in FACTOR_TYPES),
         unary_preference=names("unary-preference") or UNARY_FIELDS.names(),
         after_op=names("after-op") or AFTER_OP_GROUPS.names(),
+        contracting=contracting_choices(data.get("contracting-dimensions") or []),
     )
+
+
+def contracting_choices(entries) -> tuple:
+    """`contracting-dimensions: [{ops: [NAMES], when: PREDICATE, contracting: all-reduce | all-gather}]`
+    (`when:` optional: the op predicates of runtime/op_predicates.py), with located errors."""
+    locs = getattr(entries, "item_locs", [getattr(entries, "loc", None) or NoLoc()] * len(entries))
+    scope = PredicateScope({}, what="op predicate")
+    found = []
+    for entry, loc in zip(entries, locs):
+        if not isinstance(entry, dict) or "ops" not in entry or "contracting" not in entry:
+            raise loc.error("an entry of 'contracting-dimensions' is {ops: [OP NAMES], when: PREDICATE "
+                            "(optional), contracting: all-reduce | all-gather}")
+        for key in entry:
+            if key not in CONTRACTING_KEYS:
+                raise entry.key_loc(key).error(unknown("key", key, CONTRACTING_KEYS))
+        ops = [entry["ops"]] if isinstance(entry["ops"], str) else entry["ops"]
+        if not isinstance(ops, list) or not ops:
+            raise entry.loc_of("ops").error("'ops' is an op name or a list of them")
+        for name in ops:
+            check_op_name(str(name), getattr(name, "loc", None) or entry.loc_of("ops"))
+        choice = str(entry["contracting"])
+        if choice not in CONTRACTING_CHOICES:
+            raise entry.loc_of("contracting").error(unknown("contracting choice", choice, CONTRACTING_CHOICES))
+        when = parse_predicate(entry["when"], entry.loc_of("when"), scope) if "when" in entry else None
+        found.append(ContractingChoice(frozenset(map(str, ops)), when, choice))
+    return tuple(found)
 
 
 @hook

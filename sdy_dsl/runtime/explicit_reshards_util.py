@@ -10,12 +10,14 @@ reshards and all-reduces reshard_placement.py.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Callable, Sequence
 
 from jaxlib.mlir import ir
 
 from . import interfaces
+from .op_predicates import OpView, Predicate
 from .op_sharding_rule import (FACTOR_KINDS, NEED_REPLICATION, PASS_THROUGH, PERMUTATION, REDUCTION,
                                OpShardingRule)
 from .sharding_projection import (STRICT_PREFIX, ShardingProjection, TensorFactorShardings,
@@ -55,6 +57,27 @@ AFTER_OP_GROUPS.register("result-reshards", "the reshards restoring its results'
 FACTOR_TYPES: Vocabulary[str] = Vocabulary("factor type", name="factor-type")
 for _kind in FACTOR_KINDS:
     FACTOR_TYPES.register(_kind, _kind)
+CONTRACTING_CHOICES = ("all-reduce", "all-gather")  # the reference's first
+
+
+@dataclass(frozen=True)
+class ContractingChoice:
+    """For the ops named `ops` on which `when` holds (None: all of them), how
+    a reduction factor (a dot's contracting dimension) sharded on the operands
+    is resolved: `all-reduce` the result (the reference), or `all-gather` the
+    operands (the factor is resolved as a need-replication factor)."""
+    ops: frozenset
+    when: Predicate | None
+    choice: str
+
+
+def gathering_reductions(rule: OpShardingRule) -> OpShardingRule:
+    """`rule` with its reduction factors needing replication instead (what
+    `need_replication: [contracting]` in op_sharding_rules.yaml makes of a dot)."""
+    if not rule.reduction_factors:
+        return rule
+    return replace(rule, reduction_factors=(), need_replication_factors=tuple(
+        sorted((*rule.need_replication_factors, *rule.reduction_factors))))
 
 
 @dataclass(frozen=True)
@@ -69,9 +92,24 @@ class Policy:
     precedence: tuple = ((PASS_THROUGH, 3), (REDUCTION, 2), (PERMUTATION, 1), (NEED_REPLICATION, 0))
     unary_preference: tuple = ()  # UNARY_FIELDS names, compared in order
     after_op: tuple = ()  # AFTER_OP_GROUPS names, nearest first
+    contracting: tuple = ()  # ContractingChoice, the first that matches an op wins
 
     def precedence_of(self, kind: str) -> int:
         return dict(self.precedence)[kind]
+
+    @cached_property
+    def gathering_ops(self) -> frozenset:
+        """The op names whose reductions some entry all-gathers."""
+        return frozenset(name for c in self.contracting if c.choice == "all-gather" for name in c.ops)
+
+    def gathers_reductions(self, op: ir.Operation, table) -> bool:
+        """Whether `op`'s sharded reduction factors are all-gathered on its
+        operands rather than all-reduced on its result (the default)."""
+        name = op.name
+        for entry in self.contracting:
+            if name in entry.ops and (entry.when is None or entry.when(OpView(name, op, interfaces=table), -1)):
+                return entry.choice == "all-gather"
+        return False
 
 
 # --------------------------------------------------------------------------- axis helpers

@@ -31,7 +31,7 @@ from .sharding_projection import ShardingProjection
 from .sharding_store import erase_manual_axes
 from .sharding import AxisRef, Mesh, TensorSharding, codec
 from .values import PostOrderFinder, block_terminator, module_of, operation, structure_key
-from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes,
+from .explicit_reshards_util import (AxesPerFactor, ReshardError, find_common_axes, gathering_reductions,
                                      greatest_common_prefix_axes, has_overflow, is_equivalent,
                                      is_fully_replicated, num_elements, redistribute,
                                      replicated_sharding, tensor_sharding_size, tensor_sizes,
@@ -54,7 +54,7 @@ class PassCache:
         self.changing = frozenset(
             name for name, decl in table.ops.items()
             if decl.data_flow or decl.callee_attr is not None or "dot" in decl.traits
-        ) | policy.full_version_ops | policy.full_version_if_operand_differs
+        ) | policy.full_version_ops | policy.full_version_if_operand_differs | policy.gathering_ops
         self.find_changing = PostOrderFinder(self.changing)
         self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
         self._unreduced: dict = {}  # sharding attribute -> whether it has unreduced axes
@@ -224,6 +224,8 @@ class ExplicitReshards(ReshardPlacement):
     def on_full_version(self, op: ir.Operation) -> bool:
         if self.full or op.name in self.policy.full_version_ops:
             return True
+        if op.name in self.policy.gathering_ops and self.policy.gathers_reductions(op, self._table):
+            return True  # (gathering the operands is a resolution of the op, which only the full version makes)
         if op.name in self.policy.full_version_if_operand_differs and len(op.results):
             result = self.sharding(op.results[0])
             return any(self.sharding(v) != result for v in op.operands)
@@ -256,6 +258,8 @@ class ExplicitReshards(ReshardPlacement):
         rule = self.rule_of(op)
         if rule is None or rule.is_custom:
             return
+        if full and op.name in self.policy.gathering_ops and self.policy.gathers_reductions(op, self._table):
+            rule = gathering_reductions(rule)
         mesh_name = self.choose_mesh(op, in_shardings, out_shardings)
         if mesh_name is None:
             return
