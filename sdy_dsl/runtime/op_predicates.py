@@ -254,11 +254,12 @@ def _op_name_test(value, when, loc, when_loc):
     name_locs = getattr(names, "item_locs", [loc] * len(names))
     exact, globs = set(), []
     for name, name_loc in zip(names, name_locs):
+        name_loc = getattr(name, "loc", None) or name_loc
         name = str(name)
         if any(c in name for c in "*?["):
             globs.append(name)
         else:
-            check_op_name(name, getattr(name, "loc", None) or name_loc)
+            check_op_name(name, name_loc)
             exact.add(name)
     condition: Condition | None = None
     if when is not None:

@@ -159,6 +159,9 @@ def heuristics_from_data(data: Sequence[dict], loc=None, scope: PredicateScope |
     out = []
     for entry in data:
         cases = []
+        if not isinstance(entry.get("cases", []), list):
+            raise (loc or NoLoc()).error(f"heuristic '{entry['name']}': 'cases' is a list of "
+                                         "{when: PREDICATE, direction: DIRECTION}")
         for i, case in enumerate(entry.get("cases", ())):
             case_loc = _item_loc(entry.get("cases"), i, loc)
             if not isinstance(case, dict) or set(case) != {"when", "direction"}:
