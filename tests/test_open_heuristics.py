@@ -72,6 +72,10 @@ def first_level(when: str, declared: str = "") -> str:
     ('{op_name: "stablehlo.dot*"}', "aggressive"),                        # a glob
     ('{op_name: "stablehlo.conv*"}', "default"),
     ("{op_name: [stablehlo.convolution, stablehlo.dot_general]}", "aggressive"),  # a list
+    ("{op_name: stablehlo.dot_general, when: {dot_dimension_numbers: "                # attributes
+     "'#stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>'}}", "aggressive"),
+    ("{op_name: 'stablehlo.dot*', when: {dot_dimension_numbers: "
+     "'#stablehlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>'}}", "default"),
     ("{trait: dot}", "aggressive"),                                         # interfaces.yaml traits
     ("{trait: [dot, elementwise]}", "default"),                             # (all of them)
     ("{all: [{operands: 2}, {not: {trait: elementwise}}]}", "aggressive"),  # counts
