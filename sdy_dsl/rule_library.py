@@ -133,8 +133,13 @@ def heuristic_hooks(doc, path: Path) -> dict[str, tuple]:
         if named is not None:
             raise doc.loc_of("hooks").error(f"no hook module '{module_path}'")
         return {}
+    try:
+        module = load_hook_module(module_path)
+    except (Exception, SystemExit) as e:  # a broken hook module is a rule-file error, not a crash
+        loc = doc.loc_of("hooks") if named is not None else doc.loc
+        raise loc.error(f"cannot load hook module {module_path.name}: {type(e).__name__}: {e}") from None
     found = {}
-    for name, fn in hooks_of_module(load_hook_module(module_path)).items():
+    for name, fn in hooks_of_module(module).items():
         where = Loc(fn.__code__.co_filename, fn.__code__.co_firstlineno, 1)
         if arity(fn) != (1, 1) or inspect.signature(fn).return_annotation not in (bool, "bool"):
             raise where.error(f"predicate hook '{name}' is typed (op: ir.Operation) -> bool")

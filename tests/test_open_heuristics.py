@@ -181,6 +181,10 @@ def test_a_hook_of_the_wrong_type_or_failing_is_a_located_error(tmp_path):
     assert rc == 1 and out == ""
     assert err.startswith(f"{hooks}:5:1: error: predicate hook 'big' failed on 'stablehlo.dot_general' at "), err
     assert "KeyError" in err
+    rc, out, err = run(tmp_path, first_level("big"), rules_dir="broken", hooks_py="def big(:\n")
+    assert rc == 1 and out == ""
+    assert err.startswith(f"{tmp_path / 'broken' / 'op_priority_heuristics.yaml'}:1:1: error: cannot load hook "
+                          "module op_priority_heuristics.py: SyntaxError: "), err
 
 
 # ---------------------------------------------------------------------- heuristics that can never act

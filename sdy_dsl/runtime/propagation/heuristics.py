@@ -23,7 +23,7 @@ heuristics 0..p (see `union_directions`), intersected with the caller's.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from ...errors import RuleFileError
 from ..op_predicates import (NoLoc, OpView, Predicate, PredicateScope, mark, marks, parse_predicate,
