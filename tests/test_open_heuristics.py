@@ -151,6 +151,8 @@ def test_a_hook_predicate_beside_the_users_file(tmp_path, outputs, threshold, ex
     ("{all: [elementwise], not: always}", "", "3:21: error: 'all' stands alone in its mapping"),
     ("a", "predicates:\n  a: {any: [b]}\n  b: {not: a}\n",
      "3:12: error: heuristic predicate 'a' is defined in terms of itself (a -> b -> a)"),
+    ("always", "predicates:\n  unused: {trait: elementwize}\n",  # checked even if unused
+     "2:19: error: unknown trait 'elementwize' (did you mean 'elementwise'?)"),
     ("elementwise", "predicates:\n  elementwise: {trait: elementwise}\n",
      "2:16: error: 'elementwise' is a built-in heuristic predicate; declare another name"),
 ])

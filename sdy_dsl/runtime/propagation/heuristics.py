@@ -258,6 +258,8 @@ def heuristics_from_layers(layers, warnings: list | None = None) -> list[Heurist
             if not isinstance(order, list) or sorted(map(str, order)) != sorted(entries):
                 raise oloc.error("'order' must list every heuristic once: " + ", ".join(entries))
             entries = {str(n): entries[str(n)] for n in order}
+    for name, (_, loc) in scope.declared.items():
+        scope.lookup(name, loc)  # (a declared predicate no heuristic uses is checked too)
     heuristics = [heuristic for _, _, heuristic in entries.values()]
     if warnings is not None:
         warnings.extend(_never_acting(heuristics))
