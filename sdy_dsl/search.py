@@ -100,16 +100,16 @@ class SearchResult:
 
     def table(self) -> str:
         kinds = sorted({k for p in self.points for k in p.totals})
-        head = ["rank", "pareto", "objective", *kinds, "collective B", "memory B", "s", "settings"]
+        head = ["rank", "point", "pareto", "objective", *kinds, "collective B", "memory B", "s", "settings"]
         rows = []
         for rank, p in enumerate(self.points, 1):
             if not p.ok:
-                rows.append([str(rank), "", "failed", *[""] * len(kinds), "", "", f"{p.seconds:.1f}",
+                rows.append([str(rank), str(p.index), "", "failed", *[""] * len(kinds), "", "", f"{p.seconds:.1f}",
                              f"{p.settings_text()}: {p.error.splitlines()[0]}"])
                 continue
             cells = [f"{p.totals[k]['count']}x {p.totals[k]['bytes']}" if k in p.totals else "-" for k in kinds]
             note = "  [violates " + ", ".join(p.violations) + "]" if p.violations else ""
-            rows.append([str(rank), "*" if p.pareto else "", number(p.objective), *cells, str(p.collective_bytes),
+            rows.append([str(rank), str(p.index), "*" if p.pareto else "", number(p.objective), *cells, str(p.collective_bytes),
                          str(p.memory_bytes), f"{p.seconds:.1f}" + ("c" if p.cached else ""),
                          p.settings_text() + note])
         widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]

@@ -22,7 +22,7 @@ from .output_file import write_file_atomically
 from .search import SearchResult, apply_priorities, number, split_settings, write_params_dir
 from .search_space import pipeline_spec, plain
 
-WIDTH, HEIGHT, MARGIN = 640, 420, 64
+WIDTH, HEIGHT, MARGIN = 640, 420, 72
 
 
 def write_outputs(result: SearchResult, out: Path, source: str, rule_dirs: list[str]) -> None:
@@ -140,27 +140,33 @@ def pareto_svg(result: SearchResult) -> str:
         parts.append(f'<text x="{left - 6}" y="{y(yv) + 4:.1f}" text-anchor="end">{_bytes(yv)}</text>')
     parts.append(f'<text x="{(left + right) / 2}" y="{HEIGHT - 18}" text-anchor="middle">'
                  f'collective bytes per device (smaller is better)</text>')
-    parts.append(f'<text x="16" y="{(top + bottom) / 2}" text-anchor="middle" '
-                 f'transform="rotate(-90 16 {(top + bottom) / 2})">memory bytes per device (@main)</text>')
+    parts.append(f'<text x="12" y="{(top + bottom) / 2}" text-anchor="middle" '
+                 f'transform="rotate(-90 12 {(top + bottom) / 2})">memory bytes per device (@main)</text>')
     front = sorted((p for p in ok if p.pareto), key=lambda p: (p.collective_bytes, p.memory_bytes))
     if len(front) > 1:
         path = " ".join(f"{x(p.collective_bytes):.1f},{y(p.memory_bytes):.1f}" for p in front)
         parts.append(f'<polyline points="{path}" fill="none" stroke="#d62728" stroke-width="1.5" '
                      f'stroke-dasharray="4 3"/>')
     best = result.best
+    groups: dict = {}  # points at one place share one label
     for p in ok:
-        colour = "#d62728" if p.pareto else "#1f77b4"
-        cx, cy = x(p.collective_bytes), y(p.memory_bytes)
-        title = html.escape(f"point {p.index}: {p.settings_text()} — {p.collective_bytes} B collectives, "
-                            f"{p.memory_bytes} B memory" + (" (violates constraints)" if p.violations else ""))
-        shape = (f'<rect x="{cx - 4:.1f}" y="{cy - 4:.1f}" width="8" height="8" fill="none" stroke="{colour}"/>'
-                 if p.violations else f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="{colour}" fill-opacity="0.8"/>')
-        parts.append(f'<g><title>{title}</title>{shape}</g>')
-        label = "default" if p.index == 0 else str(p.index)
-        if p is best:
+        groups.setdefault((p.collective_bytes, p.memory_bytes), []).append(p)
+    for (cb, mb), members in groups.items():
+        cx, cy = x(cb), y(mb)
+        for p in members:
+            colour = "#d62728" if p.pareto else "#1f77b4"
+            title = html.escape(f"point {p.index}: {p.settings_text()} — {p.collective_bytes} B collectives, "
+                                f"{p.memory_bytes} B memory" + (" (violates constraints)" if p.violations else ""))
+            shape = (f'<rect x="{cx - 4:.1f}" y="{cy - 4:.1f}" width="8" height="8" fill="none" stroke="{colour}"/>'
+                     if p.violations else
+                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4.5" fill="{colour}" fill-opacity="0.8"/>')
+            parts.append(f'<g><title>{title}</title>{shape}</g>')
+        names = ["default" if p.index == 0 else str(p.index) for p in sorted(members, key=lambda p: p.index)]
+        label = ", ".join(names)
+        if best in members:
             label += " (best)"
             parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="9" fill="none" stroke="#2ca02c" stroke-width="2"/>')
-        parts.append(f'<text x="{cx + 8:.1f}" y="{cy - 6:.1f}">{html.escape(label)}</text>')
+        parts.append(f'<text x="{cx + 8:.1f}" y="{cy - 8:.1f}">{html.escape(label)}</text>')
     parts.append(f'<text x="{right - 4}" y="{top + 14}" text-anchor="end" fill="#d62728">'
                  f'red: Pareto front (no point beats it on both)</text>')
     parts.append("</svg>")

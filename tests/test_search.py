@@ -14,12 +14,7 @@ import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import models.zoo as zoo  # noqa: F401  (first: it asks XLA for 8 CPU devices)
-
-import jax
-import jax.numpy as jnp
 import pytest
-from jax.sharding import NamedSharding, PartitionSpec as P
 
 from lit_runner import run_sdy_dsl
 from sdy_dsl.cost import cost
@@ -34,33 +29,12 @@ DEFAULT_RANKING = ["source-tensor-size", "factor-type-precedence", "sharding-siz
 OTHER_RANKING = ["factor-type-precedence", "source-tensor-size", "sharding-size", "factor-index", "axes"]
 
 
-def _train_step_text() -> str:
-    """An MLP train step (grads, SGD) whose shardings conflict: both weights
-    split their output dimension on "model", and so does the batch of x.
-    Shardy's default (aggressive) strategy resolves the conflicts towards the
-    larger tensors and communicates more than the basic strategy does."""
-    mesh = zoo.make_mesh((2, 4))
-
-    def loss(params, x):
-        for a, b in params:
-            x = x + jnp.tanh(x @ a) @ b
-        return jnp.sum(x ** 2)
-
-    def step(params, x):
-        grads = jax.grad(loss)(params, x)
-        return jax.tree.map(lambda p, g: p - 0.01 * g, params, grads)
-
-    params = [(zoo.spec((32, 64)), zoo.spec((64, 32))) for _ in range(2)]
-    specs = ([(P(None, "model"), P(None, "model"))] * 2, P("model", None))
-    shardings = jax.tree.map(lambda s: NamedSharding(mesh, s), specs, is_leaf=lambda s: isinstance(s, P))
-    return jax.jit(step, in_shardings=shardings).lower(params, zoo.spec((16, 32))).as_text(debug_info=True)
-
-
 @pytest.fixture(scope="module")
-def model(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("search") / "step.mlir"
-    path.write_text(_train_step_text())
-    return path
+def model() -> Path:
+    """An MLP train step lowered from JAX whose shardings conflict (examples/search/make_step.py):
+    Shardy's default (aggressive) strategy settles the conflicts towards the larger tensors and
+    communicates more than the basic strategy does."""
+    return ROOT / "examples" / "search" / "step.mlir"
 
 
 def _space(directory: Path, body: str) -> Path:
@@ -271,3 +245,96 @@ def test_the_dask_engine_runs_the_same_points(model, tmp_path):
     assert [(p.settings, p.totals) for p in on_dask.points] == [(p.settings, p.totals) for p in local.points]
     with pytest.raises(SdyDslError, match="unknown engine 'ray' \\(engines: local, dask\\)"):
         search(model, space, engine="ray")
+
+
+def _console_blocks(text: str):
+    """(command, expected output lines) of each `$ ` line of the ```console blocks."""
+    import re
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        command, output = None, []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                if command is not None:
+                    yield command, output
+                command, output = line[2:], []
+            else:
+                output.append(line)
+        if command is not None:
+            yield command, output
+
+
+def _without_times(lines):
+    """The table without what depends on the machine: the seconds column and the search's duration."""
+    import re
+    out = []
+    for line in lines:
+        line = re.sub(r" in [0-9.]+ s on ", " in _ s on ", line)
+        line = re.sub(r"\s+\d+\.\dc?\s+(?=[a-z(])", " _ ", line) if re.match(r"\d+ +\d+ ", line) else line
+        out.append(re.sub(r"\s+", " ", line).strip())
+    return out
+
+
+def test_the_docs_worked_example_runs_as_written(tmp_path, monkeypatch):
+    """docs/search.md: the search prints the table shown (times aside), draws the
+    picture shown, and the best point's files give the best point's cost."""
+    doc = (ROOT / "docs" / "search.md").read_text()
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    ran = []
+    for command, expected in _console_blocks(doc):
+        argv = command.split()
+        assert argv[0] == "sdy-dsl"
+        rc, out, err = run_sdy_dsl(argv[1:])
+        assert rc == 0, err
+        if expected:
+            assert _without_times(out.splitlines()) == _without_times(expected)
+        ran.append((argv[1], out))
+    assert [name for name, _ in ran] == ["search", "cost", "run"]
+    assert (tmp_path / "search-out" / "pareto.svg").read_text() == (ROOT / "docs" / "search-pareto.svg").read_text()
+    best = json.loads((tmp_path / "search-out" / "results.json").read_text())["points"][0]
+    assert json.loads(ran[1][1])["totals"] == best["totals"]
+
+
+def test_the_example_model_is_what_its_script_lowers():
+    """examples/search/step.mlir is make_step.py's output (no locations: none name this machine's paths)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_step", ROOT / "examples" / "search" / "make_step.py")
+    make_step = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_step)
+    assert make_step.lowered_text() == (ROOT / "examples" / "search" / "step.mlir").read_text()
+
+
+def test_verify_puts_xla_compiled_collectives_beside_the_estimate(tmp_path):
+    """--verify 1 with the model as a serialized jax.export: the best point compiled by XLA."""
+    import importlib.util
+    import models.zoo  # noqa: F401  (asks XLA for 8 CPU devices)
+    import jax
+    import jax.export
+    from jax.sharding import NamedSharding, PartitionSpec as P
+    spec = importlib.util.spec_from_file_location("make_step", ROOT / "examples" / "search" / "make_step.py")
+    make_step = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_step)
+    mesh = jax.make_mesh((2, 4), ("data", "model"), axis_types=(jax.sharding.AxisType.Auto,) * 2)
+    f32 = jax.numpy.float32
+    params = [(jax.ShapeDtypeStruct((32, 64), f32), jax.ShapeDtypeStruct((64, 32), f32)) for _ in range(2)]
+    specs = ([(P(None, "model"), P(None, "model"))] * 2, P("model", None))
+    shardings = jax.tree.map(lambda s: NamedSharding(mesh, s), specs, is_leaf=lambda s: isinstance(s, P))
+    exported = jax.export.export(jax.jit(make_step.step, in_shardings=shardings))(
+        params, jax.ShapeDtypeStruct((16, 32), f32))
+    path = tmp_path / "step.exported"
+    path.write_bytes(exported.serialize())
+    space = _space(tmp_path, f"vary:\n  {STRATEGY}: [basic]\n")
+    rc, out, err = run_sdy_dsl(["search", str(path), str(space), "--jobs", "1", "--no-cache", "--verify", "1",
+                                "-o", str(tmp_path / "out")])
+    assert rc == 0, err
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    best, other = doc["points"]
+    assert best["settings"] == {STRATEGY: "basic"} and other["xla"] is None
+    # XLA's own program for the best point: its collectives, counted from the compiled HLO.
+    import sdy_dsl.jax as sj
+    tuned = sj.apply(exported, "sdy-propagation-pipeline",
+                     options={"sdy-user-priority-propagate": {"propagation-strategy": "basic"}})
+    args, kwargs = sj._abstract_args(tuned)
+    assert best["xla"] == sj.compiled_collectives(tuned, *args, **kwargs) != {}
+    assert "XLA compiled" in (tmp_path / "out" / "report.html").read_text()
