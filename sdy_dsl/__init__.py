@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "run_pipeline", "explain", "PipelineResult", "SdyDslError"]
+__all__ = ["__version__", "run_pipeline", "explain", "search", "PipelineResult", "SdyDslError"]
 
 if TYPE_CHECKING:
     from .api import PipelineResult, run_pipeline
@@ -23,6 +23,9 @@ def __getattr__(name: str):
     if name in ("run_pipeline", "PipelineResult"):
         from . import api
         return getattr(api, name)
+    if name == "search":
+        from .search import search
+        return search
     if name == "explain":
         from .explaining import explain
         return explain

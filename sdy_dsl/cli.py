@@ -36,6 +36,7 @@ USAGE = """usage:
   sdy-dsl passes [NAME] [--rules DIR] [--json]
   sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline PIPELINE|none] [--rules DIR] [--json]
   sdy-dsl builders [--rules DIR] [--json]
+  sdy-dsl search MODEL.mlir SPACE.yaml [--jobs N] [-o DIR] [--json] [--verify K]
   sdy-dsl diff A.mlir B.mlir [--report OUT.html]
   sdy-dsl --version | --help"""
 
@@ -179,6 +180,8 @@ SUBCOMMAND_HELP = {
     "passes": "list the passes (or show one: description and options)",
     "cost": "the collectives a module's sharding needs, per function (two inputs: side by side; "
             "--pipeline P|none first, default shardy_full; --rules DIR; --json)",
+    "search": "try a space of tunings (options, params, rules, priorities) and rank them by their cost; "
+              "-o DIR writes the best as a pipeline file (sdy-dsl search --help)",
     "builders": "list the sharding-rule builders of op_sharding_rules.yaml: arguments, factor roles, ops",
 }
 
@@ -570,6 +573,9 @@ def _main(argv: list[str]) -> int:
     if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py)
         from .cost_cli import main as cost_main
         return cost_main(argv[1:])
+    if argv[:1] == ["search"]:  # its own small parser (sdy_dsl/search_cli.py)
+        from .search_cli import main as search_main
+        return search_main(argv[1:])
     _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:
