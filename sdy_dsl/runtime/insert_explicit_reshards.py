@@ -486,13 +486,15 @@ class ExplicitReshards(ReshardPlacement):
                     if any(a.overlaps(axis, mesh) for a in seen):
                         return None
                     seen.append(axis)
-            if res.factors[f].axes != axes:
+            # (a factor the result lacks, e.g. a need-replication contracting one, has no axes there)
+            res_axes = res.factors[f].axes if f in res.factors else []
+            if res_axes != axes:
                 if not axes or conflict is not None or result_size > limit:
                     return None
                 conflict, conflict_axes = f, axes
         if conflict is None:
             return None
-        res_axes = res.factors[conflict].axes
+        res_axes = res.factors[conflict].axes if conflict in res.factors else []
         if not res_axes or res_axes != reduction:
             return None
         res.factors[conflict].axes = list(conflict_axes)
