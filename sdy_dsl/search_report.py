@@ -19,13 +19,14 @@ from pathlib import Path
 import yaml
 
 from .output_file import write_file_atomically
-from .search import SearchResult, apply_priorities, number, split_settings, write_params_dir
+from .search_point import apply_priorities, number, split_settings, write_params_dir
 from .search_space import pipeline_spec, plain
 
+# (a result is sdy_dsl.search.SearchResult, not imported here: search.py imports this module)
 WIDTH, HEIGHT, MARGIN = 640, 420, 72
 
 
-def write_outputs(result: SearchResult, out: Path, source: str, rule_dirs: list[str]) -> None:
+def write_outputs(result: "SearchResult", out: Path, source: str, rule_dirs: list[str]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     write_file_atomically(str(out / "table.txt"), result.table() + "\n")
     write_file_atomically(str(out / "results.json"), json.dumps(result.to_json(), indent=1, default=str) + "\n")
@@ -36,7 +37,7 @@ def write_outputs(result: SearchResult, out: Path, source: str, rule_dirs: list[
         write_best(result, out / "best", source, rule_dirs)
 
 
-def write_best(result: SearchResult, best_dir: Path, source: str, rule_dirs: list[str]) -> None:
+def write_best(result: "SearchResult", best_dir: Path, source: str, rule_dirs: list[str]) -> None:
     """The best point as a pipeline file and rules directories (built aside, then moved into place)."""
     best = result.best
     kinds = {d.name: (d.kind, d.pass_name, d.key) for d in result.space.dimensions}
@@ -58,7 +59,7 @@ def write_best(result: SearchResult, best_dir: Path, source: str, rule_dirs: lis
     staging.rename(best_dir)
 
 
-def pipeline_yaml(result: SearchResult, options: dict, dirs: list[str]) -> str:
+def pipeline_yaml(result: "SearchResult", options: dict, dirs: list[str]) -> str:
     """The space's pipeline, every pass written out with the point's options."""
     from .api import pipeline_of, with_options
     from .passes import PassRegistry
@@ -117,7 +118,7 @@ def _scale(values: list[float], lo_px: float, hi_px: float):
     return lambda v: lo_px + (v - lo) / (hi - lo) * (hi_px - lo_px), lo, hi
 
 
-def pareto_svg(result: SearchResult) -> str:
+def pareto_svg(result: "SearchResult") -> str:
     """Collective bytes (x) against memory bytes (y) per device, one dot per point;
     the Pareto front joined, the best point and the default marked."""
     ok = [p for p in result.points if p.ok]
@@ -180,7 +181,7 @@ def _bytes(v: float) -> str:
     return f"{v:.0f} B"
 
 
-def report_html(result: SearchResult, svg: str) -> str:
+def report_html(result: "SearchResult", svg: str) -> str:
     kinds = sorted({k for p in result.points for k in p.totals})
     verified = any(p.xla is not None for p in result.points)
     head = ["rank", "point", "Pareto", "objective", *kinds, "collective B", "memory B", "seconds"] + \
