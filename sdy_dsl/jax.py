@@ -2,8 +2,7 @@
 get an `Exported` XLA partitions the way the pipeline decided.
 
     exported = jax.export.export(jax.jit(step))(*args)
-    tuned = sdy_dsl.jax.apply(exported, "shardy_full",
-                              options={"sdy-user-priority-propagate": {"propagation-strategy": "basic"}})
+    tuned = sdy_dsl.jax.apply(exported)   # sdy-propagation-pipeline; or a pipeline, rules=, options=
     out = jax.jit(tuned.call)(*args)
     print(sdy_dsl.jax.compiled_collectives(tuned, *args))
 
@@ -40,14 +39,18 @@ PIN_PIPELINE = "builtin.module(sdy-close-shardings,pin-shardings-for-xla)"
 # --------------------------------------------------------------------------- apply
 
 
-def apply(exported: jax.export.Exported, pipeline, *, rules=None,
+def apply(exported: jax.export.Exported, pipeline="sdy-propagation-pipeline", *, rules=None,
           options: Mapping[str, Mapping[str, Any]] | None = None,
           verify: bool = False) -> jax.export.Exported:
-    """Run PIPELINE (as `sdy_dsl.run_pipeline` takes it) with RULES and OPTIONS on
-    EXPORTED's module, pin every sharding for XLA, and return the `Exported`
-    to call (`jax.jit(tuned.call)(*args)`). Its input/output shardings are the
-    module's after the pipeline. VERIFY: compile it once with XLA's Shardy
-    dump and raise `SdyDslError` listing the constraints XLA did not keep."""
+    """Run PIPELINE (as `sdy_dsl.run_pipeline` takes it; default what XLA
+    runs, `sdy-propagation-pipeline`) with RULES and OPTIONS on EXPORTED's
+    module, pin every sharding for XLA, and return the `Exported` to call
+    (`jax.jit(tuned.call)(*args)`). Its input/output shardings are the
+    module's after the pipeline. Explicit collectives the pipeline leaves
+    (`sdy-insert-explicit-reshards{enable-full-version=true}`) reach XLA as
+    the reshards they stand for (see pin_for_xla). VERIFY: compile it once
+    with XLA's Shardy dump and raise `SdyDslError` listing the constraints
+    XLA did not keep."""
     tuned = run_pipeline(exported.mlir_module(), pipeline, rules=rules, options=options, debuginfo=True,
                          source_name=f"<exported {exported.fun_name}>")
     result = replace_module(exported, pin_for_xla(tuned.text))
@@ -59,7 +62,15 @@ def apply(exported: jax.export.Exported, pipeline, *, rules=None,
 
 
 def pin_for_xla(text: str) -> str:
-    """TEXT with every sharding closed and every op sharding pinned as a constraint."""
+    """TEXT with every sharding closed and every op sharding pinned as a
+    constraint. Each `sdy.reshard` and each explicit collective
+    (`sdy.all_reduce`, `sdy.all_gather`, ...) becomes a constraint to its
+    result's sharding: XLA's compile path (its Shardy round-trip export) turns
+    constraints and reshards into custom calls and every `sdy.mesh` into a
+    module attribute, and has no form for Shardy's collectives, which it
+    would leave naming a mesh that is gone ("'sdy.all_reduce' op unknown
+    mesh: @mesh"); its partitioner makes each reshard with collectives of
+    its own choice."""
     return run_pipeline(text, PIN_PIPELINE, debuginfo=True).text
 
 
