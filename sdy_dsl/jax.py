@@ -186,19 +186,35 @@ def array_bytes(type_text: str) -> int:
     return total
 
 
-def collectives_in_hlo(hlo_text: str) -> dict[str, dict[str, int]]:
-    """Per collective kind in a compiled (partitioned) HLO module: how many
-    ops, and the bytes of their results per device (an async `-start` op
-    counts with its last array, the result)."""
-    out: dict[str, dict[str, int]] = {}
+def _hlo_collectives(hlo_text: str):
+    """(kind, result type) of each collective of a compiled HLO module (an
+    async `-start` op by its last array, the result)."""
     for m in _HLO_OP.finditer(hlo_text):
         type_text, kind, start = m.groups()
         if start:
             arrays = list(_ARRAY.finditer(type_text))
             type_text = arrays[-1].group(0) if arrays else type_text
+        yield kind, type_text
+
+
+def collectives_in_hlo(hlo_text: str) -> dict[str, dict[str, int]]:
+    """Per collective kind in a compiled (partitioned) HLO module: how many
+    ops, and the bytes of their results per device."""
+    out: dict[str, dict[str, int]] = {}
+    for kind, type_text in _hlo_collectives(hlo_text):
         entry = out.setdefault(kind, {"count": 0, "bytes": 0})
         entry["count"] += 1
         entry["bytes"] += array_bytes(type_text)
+    return out
+
+
+def collective_shapes_in_hlo(hlo_text: str) -> dict[str, dict[str, int]]:
+    """Per collective kind: how many of its ops have each result shape (`f32[32,64]`)."""
+    out: dict[str, dict[str, int]] = {}
+    for kind, type_text in _hlo_collectives(hlo_text):
+        shape = " ".join(a.group(0) for a in _ARRAY.finditer(type_text)) or type_text
+        shapes = out.setdefault(kind, {})
+        shapes[shape] = shapes.get(shape, 0) + 1
     return out
 
 
@@ -214,6 +230,36 @@ def compiled_collectives(fn_or_exported, *args, **kwargs) -> dict[str, dict[str,
     partitioned program and their bytes per device (see collectives_in_hlo)."""
     compiled = _jitted(fn_or_exported).lower(*args, **kwargs).compile()
     return collectives_in_hlo(compiled.as_text())
+
+
+def module_collectives(text: str) -> dict[str, dict[str, int]]:
+    """Compile the module TEXT (see compiled_module_hlo) and count its
+    collectives as compiled_collectives does."""
+    return collectives_in_hlo(compiled_module_hlo(text))
+
+
+def compiled_module_hlo(text: str) -> str:
+    """Compile the module TEXT (StableHLO + sdy, as JAX lowers it; pin it
+    first with pin_for_xla for XLA to keep its op shardings) for its
+    `mhlo.num_partitions` devices, as `jax.jit` compiles; XLA's partitioned
+    HLO module as text."""
+    import numpy as np
+    from jax._src import compiler  # (no public API compiles module text for a device mesh)
+    from jax._src.lib import xla_client
+    m = re.search(r"mhlo\.num_partitions = (\d+)", text)
+    partitions = int(m.group(1)) if m else 1
+    devices = jax.devices()
+    if len(devices) < partitions:
+        raise SdyDslError(f"the module is partitioned over {partitions} devices and jax has {len(devices)} "
+                          f"(on CPU: XLA_FLAGS=--xla_force_host_platform_device_count={partitions})")
+    devices = devices[:partitions]
+    options = compiler.get_compile_options(num_replicas=1, num_partitions=partitions,
+                                           device_assignment=np.array(devices).reshape(1, partitions))
+    try:
+        executable = devices[0].client.compile_and_load(text, xla_client.DeviceList(tuple(devices)), options)
+    except Exception as e:  # noqa: BLE001 (jaxlib raises its own runtime errors)
+        raise SdyDslError(f"XLA did not compile the module: {str(e).splitlines()[0]}") from None
+    return "\n".join(m.to_string() for m in executable.hlo_modules())
 
 
 # --------------------------------------------------------------------------- verify

@@ -114,7 +114,7 @@ def _mlp_tanh_step():
 
 def test_cost_matches_the_cpp_route_on_a_zoo_model():
     text = zoo.lowered("gpt_tp_2x4")
-    ok, propagated = run_reference(text, REFERENCE_CHAIN)
+    ok, propagated = run_reference(text, "builtin.module(sdy-propagation-pipeline)")
     assert ok
     ok, explicit = run_reference(propagated, EXPLICIT_COLLECTIVES)
     assert ok
