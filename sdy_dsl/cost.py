@@ -214,7 +214,8 @@ def xla_differences(report: CostReport, compiled: Mapping[str, Mapping[str, int]
             values = len({(f.name, c.operand) for f in report.functions for c in f.collectives
                           if _hyphen(c.kind) == kind})
             if not theirs["count"]:
-                why = "Shardy's reshards; XLA's partitioner makes them with other collectives"
+                why = ("XLA's program has none: its partitioner made these reshards with other collectives, or "
+                       "with none where it still had the value whole")
             elif values < len(own) and theirs["count"] < mine["count"] and \
                     theirs["bytes"] * mine["count"] == mine["bytes"] * theirs["count"]:
                 why = (f"Shardy reshards {values} values {len(own)} times, once for each op that uses one "

@@ -144,7 +144,7 @@ def main(argv: list[str]) -> int:
             raise UsageError(f"cost: no input file '{side.input}'")
         _check_options(side)
     if args["xla"]:
-        _ask_for_devices(sides[0].input)
+        _prepare_jax(sides[0].input)
     reports, compiled = [], []
     for side in sides:
         text = module_source(Path(side.input))
@@ -186,14 +186,19 @@ def _check_options(side: Side) -> None:
         raise UsageError(f"cost: --options: {e.message}") from None
 
 
-def _ask_for_devices(path: str) -> None:
-    """On CPU, XLA has one device unless asked before jax starts: ask for the module's partitions
-    (and keep XLA's start-up info lines off stderr)."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+def _prepare_jax(path: str) -> None:
+    """On CPU, XLA has one device unless asked before jax starts: ask for the
+    module's partitions; and keep XLA's start-up info lines off stderr."""
     m = re.search(r"mhlo\.num_partitions = (\d+)", Path(path).read_text(errors="replace")[:4096])
     flags = os.environ.get("XLA_FLAGS", "")
     if m and "xla_force_host_platform_device_count" not in flags:
         os.environ["XLA_FLAGS"] = f"{flags} --xla_force_host_platform_device_count={m.group(1)}".strip()
+    if "TF_CPP_MIN_LOG_LEVEL" not in os.environ:
+        try:  # (jaxlib read the variable when sdy-dsl's MLIR bindings loaded: set the level itself)
+            from jax._src.lib import utils
+            utils.absl_set_min_log_level(1)
+        except (ImportError, AttributeError):
+            pass
 
 
 def _xla_collectives(propagated: str) -> tuple[dict, dict]:
