@@ -150,8 +150,13 @@ def compare_text(a: CostReport, b: CostReport, name_a: str = "A", name_b: str = 
     for name in list(fa) + [n for n in fb if n not in fa]:
         add(f"func @{name}", fa[name].totals() if name in fa else {}, fb[name].totals() if name in fb else {})
     add("total", a.totals(), b.totals())
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    return "\n".join(_table(rows))
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """ROWS as lines of left-aligned columns."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
 # --------------------------------------------------------------------------- beside XLA's program
@@ -167,8 +172,7 @@ def xla_comparison_text(report: CostReport, compiled: Mapping[str, Mapping[str, 
     rows = [("", "sdy-dsl", "XLA")]
     for kind in sorted(set(ours) | set(compiled)):
         rows.append((f"  {kind}", _count_text(ours.get(kind)), _count_text(compiled.get(kind))))
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines = _table(rows)
     notes = xla_differences(report, compiled, shapes)
     lines += ["where they differ:"] + [f"  {n}" for n in notes] if notes else \
         ["XLA's program moves what sdy-dsl estimated."]
