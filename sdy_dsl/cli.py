@@ -34,7 +34,7 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
-  sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline PIPELINE|none] [--rules DIR] [--json]
+  sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline P|none] [--rules DIR] [--options 'PASS{k=v}'] [--a-*/--b-* ...] [--xla] [--json]
   sdy-dsl builders [--rules DIR] [--json]
   sdy-dsl search MODEL.mlir SPACE.yaml [--jobs N] [-o DIR] [--json] [--verify K]
   sdy-dsl diff A.mlir B.mlir [--report OUT.html]
@@ -178,8 +178,8 @@ SUBCOMMAND_HELP = {
     "diff": "print each value whose sharding differs between two output modules (two runs, e.g. tuned "
             "and untuned), by function and SSA name; --report writes them as a page",
     "passes": "list the passes (or show one: description and options)",
-    "cost": "the collectives a module's sharding needs, per function (two inputs: side by side; "
-            "--pipeline P|none first, default shardy_full; --rules DIR; --json)",
+    "cost": "the collectives a module's sharding needs, per function (two inputs or two tunings side by "
+            "side; --xla: beside XLA's compiled program; default pipeline sdy-propagation-pipeline)",
     "search": "try a space of tunings (options, params, rules, priorities) and rank them by their cost; "
               "-o DIR writes the best as a pipeline file (sdy-dsl search --help)",
     "builders": "list the sharding-rule builders of op_sharding_rules.yaml: arguments, factor roles, ops",

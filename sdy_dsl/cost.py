@@ -1,9 +1,10 @@
 """What a sharding costs before compiling: the collectives Shardy's export inserts.
 
-    report = sdy_dsl.cost(text, pipeline="shardy_full")
+    report = sdy_dsl.cost.cost(text)  # pipeline="sdy-propagation-pipeline", what XLA runs
     print(report.text())            # or report.to_json()
 
-Runs PIPELINE (propagation; `None` for a module already propagated), then
+Runs PIPELINE (propagation; `None` for a module already propagated: any
+module a pipeline produced, inlined meshes and explicit collectives included), then
 the export steps that make communication explicit, as Shardy's export
 pipeline does with explicit collectives: sharding constraints become
 reshards, shardings close, explicit reshards (full version), the
@@ -29,17 +30,31 @@ from typing import Any, Mapping
 
 from jaxlib.mlir import ir
 
-from .api import run_pipeline
+from .api import _is_path, module_source, run_pipeline
 from .mlir_context import make_context
 from .runtime import interfaces
 from .runtime.sharding import TensorSharding, codec
 from .runtime.values import MeshTable, ops_under
+from .stories import _location_text as location_text  # (one home: explain names locations so)
 
 _CANONICALIZE = "canonicalize{{enable-patterns={{{}}} max-iterations=10 region-simplify=aggressive}}"
-EXPLICIT_COLLECTIVES = ("builtin.module(func.func(sdy-sharding-constraint-to-reshard),sdy-close-shardings,"
-                        "func.func(sdy-insert-explicit-reshards{enable-full-version=true}),"
-                        + _CANONICALIZE.format("sdy-reshard") + ",func.func(sdy-reshard-to-collectives),"
-                        + _CANONICALIZE.format("sdy-collective") + ")")
+
+
+def _explicit_collectives_pipeline(insert_reshards: bool) -> str:
+    # (meshes lifted first: a pipeline may end with sdy-inline-meshes, which
+    # the explicit reshards do not take)
+    return ("builtin.module(sdy-lift-inlined-meshes,func.func(sdy-sharding-constraint-to-reshard),"
+            "sdy-close-shardings,"
+            + ("func.func(sdy-insert-explicit-reshards{enable-full-version=true})," if insert_reshards else "")
+            + _CANONICALIZE.format("sdy-reshard") + ",func.func(sdy-reshard-to-collectives),"
+            + _CANONICALIZE.format("sdy-collective") + ")")
+
+
+EXPLICIT_COLLECTIVES = _explicit_collectives_pipeline(insert_reshards=True)
+# For a module whose collectives are already explicit (the full version of
+# explicit reshards ran): running it again would reduce every partial result
+# a second time.
+ALREADY_EXPLICIT = _explicit_collectives_pipeline(insert_reshards=False)
 LOCAL_ONLY = ("all_slice",)  # collectives that move no data
 
 
@@ -51,6 +66,8 @@ class Collective:
     sharding: str  # its result sharding
     bytes: int  # per device (see the module docstring)
     loc: str = ""
+    operand_bytes: int = 0  # its operand's per-device size (a reduce_scatter's is its bytes x the axes' size)
+    operand: int = 0  # which value of its function it reshards (the same number: the same value)
 
 
 @dataclass
@@ -133,28 +150,157 @@ def compare_text(a: CostReport, b: CostReport, name_a: str = "A", name_b: str = 
     for name in list(fa) + [n for n in fb if n not in fa]:
         add(f"func @{name}", fa[name].totals() if name in fa else {}, fb[name].totals() if name in fb else {})
     add("total", a.totals(), b.totals())
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+    return "\n".join(_table(rows))
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """ROWS as lines of left-aligned columns."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+# --------------------------------------------------------------------------- beside XLA's program
+
+
+def xla_comparison_text(report: CostReport, compiled: Mapping[str, Mapping[str, int]],
+                        shapes: Mapping[str, Mapping[str, int]] | None = None) -> str:
+    """REPORT's totals beside COMPILED (sdy_dsl.jax.compiled_collectives of the
+    same sharding decisions), per kind, then where and why they differ
+    (SHAPES: sdy_dsl.jax.collective_shapes_in_hlo of XLA's program, to say
+    what it moved)."""
+    ours = _hyphenated(report.totals())
+    rows = [("", "sdy-dsl", "XLA")]
+    for kind in sorted(set(ours) | set(compiled)):
+        rows.append((f"  {kind}", _count_text(ours.get(kind)), _count_text(compiled.get(kind))))
+    lines = _table(rows)
+    notes = xla_differences(report, compiled, shapes)
+    lines += ["where they differ:"] + [f"  {n}" for n in notes] if notes else \
+        ["XLA's program moves what sdy-dsl estimated."]
+    return "\n".join(lines)
+
+
+def xla_differences(report: CostReport, compiled: Mapping[str, Mapping[str, int]],
+                    shapes: Mapping[str, Mapping[str, int]] | None = None) -> list[str]:
+    """One line per way XLA's compiled collectives differ from REPORT's, with
+    the reason (see xla_comparison_text)."""
+    ours = _hyphenated(report.totals())
+    xla = {k: dict(v) for k, v in compiled.items()}
+    collectives = [c for f in report.functions for c in f.collectives]
+    notes = []
+    slices = ours.pop("all-slice", None)
+    if slices and "all-slice" not in xla:
+        notes.append(f"all-slice: sdy-dsl's {slices['count']} move no data; XLA slices locally (no collective)")
+    scatters = [c for c in collectives if c.kind == "reduce_scatter"]
+    reduces = ours.get("all-reduce", _NONE)
+    if scatters and "reduce-scatter" not in xla:
+        operands = sum(c.operand_bytes for c in scatters)
+        if xla.get("all-reduce", _NONE)["bytes"] == reduces["bytes"] + operands:
+            notes.append(f"reduce-scatter: XLA runs each of sdy-dsl's {len(scatters)} as an all-reduce of its operand "
+                         f"({operands} bytes in all), then a local slice: this backend has no reduce-scatter")
+            del ours["reduce-scatter"]
+            ours["all-reduce"] = {"count": reduces["count"] + len(scatters), "bytes": reduces["bytes"] + operands}
+    for kind in sorted(set(ours) | set(xla)):
+        mine, theirs = ours.get(kind, _NONE), xla.get(kind, _NONE)
+        if mine == theirs:
+            continue
+        head = f"{kind}: sdy-dsl {_count_text(mine)}, XLA {_count_text(theirs)}"
+        moved = ", ".join(f"{n}x {shape}" for shape, n in sorted((shapes or {}).get(kind, {}).items(),
+                                                                 key=lambda kv: -kv[1]))
+        xla_moved = f"; XLA's: {moved}" if moved else ""
+        if kind == "all-reduce" and mine["bytes"] == theirs["bytes"] and theirs["count"] < mine["count"]:
+            notes.append(f"{head}: the same bytes in fewer ops, XLA's all-reduce combiner merges independent "
+                         f"all-reduces")
+        elif not mine["count"]:
+            notes.append(f"{head}: XLA's partitioner chose these for reshards Shardy makes with other collectives"
+                         f"{xla_moved.replace('; ', ' (', 1) + ')' if moved else ''}")
+        else:
+            own = [c for c in collectives if _hyphen(c.kind) == kind]
+            values = len({(f.name, c.operand) for f in report.functions for c in f.collectives
+                          if _hyphen(c.kind) == kind})
+            if not theirs["count"]:
+                why = ("XLA's program has none: its partitioner made these reshards with other collectives, or "
+                       "with none where it still had the value whole")
+            elif values < len(own) and theirs["count"] < mine["count"] and \
+                    theirs["bytes"] * mine["count"] == mine["bytes"] * theirs["count"]:
+                why = (f"Shardy reshards {values} values {len(own)} times, once for each op that uses one "
+                       f"(explicit reshards fix each op's operands); XLA's partitioner reuses a resharded value")
+            else:
+                why = "Shardy's explicit reshards and XLA's partitioner chose different collectives"
+            notes.append(f"{head}: {why} (Shardy's: {_groups_text(own)}{xla_moved})")
+    return notes
+
+
+_NONE = {"count": 0, "bytes": 0}
+
+
+def _hyphen(kind: str) -> str:
+    return kind.replace("_", "-")  # (sdy op names; XLA's HLO opcodes)
+
+
+def _hyphenated(totals) -> dict:
+    return {_hyphen(k): dict(v) for k, v in totals.items()}
+
+
+def _count_text(entry) -> str:
+    return f"{entry['count']} ({entry['bytes']} bytes)" if entry and entry["count"] else "-"
+
+
+def _groups_text(collectives, limit: int = 3) -> str:
+    groups: dict[tuple, int] = {}
+    for c in collectives:
+        key = (c.tensor, c.sharding, c.bytes, c.loc)
+        groups[key] = groups.get(key, 0) + 1
+    ranked = sorted(groups.items(), key=lambda kv: -kv[1])
+    parts = [f"{n}x {t} -> {s.removeprefix('#sdy.sharding')} ({b} bytes){' at ' + loc if loc else ''}"
+             for (t, s, b, loc), n in ranked[:limit]]
+    if len(ranked) > limit:
+        parts.append(f"{len(ranked) - limit} more")
+    return "; ".join(parts)
 
 
 # --------------------------------------------------------------------------- measuring
 
 
-def cost(module_or_text, pipeline="shardy_full", *, rules=None,
-         options: Mapping[str, Mapping[str, Any]] | None = None) -> CostReport:
-    """Run PIPELINE (None: none), make the collectives explicit and measure them."""
-    text, name = module_or_text, None
-    if isinstance(module_or_text, Path):
-        text, name = module_or_text.read_text(), str(module_or_text)
+DEFAULT_PIPELINE = "sdy-propagation-pipeline"  # what XLA runs on a JAX module
+
+
+def cost(module_or_text, pipeline=DEFAULT_PIPELINE, *, rules=None,
+         options: Mapping[str, Mapping[str, Any]] | None = None, source_name: str | None = None) -> CostReport:
+    """Run PIPELINE (None: none), make the collectives explicit and measure them.
+
+    MODULE_OR_TEXT: what `run_pipeline` takes. SOURCE_NAME names the input in
+    errors and collective locations (default: the path, for a file)."""
+    if source_name is None and _is_path(module_or_text):
+        source_name = str(module_or_text)
+    text = module_source(module_or_text)
     if pipeline is not None:
-        text = run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True, source_name=name).text
-        name = None
-    text = run_pipeline(text, EXPLICIT_COLLECTIVES, rules=rules, debuginfo=True, source_name=name).text
-    return measure(text)
+        text = run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True,
+                            source_name=source_name).text
+    # (the output keeps the input's locations: errors and locations still name it)
+    return measure(make_collectives_explicit(text, rules=rules, source_name=source_name), source_name)
 
 
-def measure(text: str) -> CostReport:
-    """The cost report of a module whose collectives are explicit."""
+def make_collectives_explicit(text: str | bytes, *, rules=None, source_name: str | None = None) -> str:
+    """TEXT (a propagated module) with its communication as explicit
+    collectives, as Shardy's export makes it (EXPLICIT_COLLECTIVES, or
+    ALREADY_EXPLICIT for a module that has collectives)."""
+    pipeline = ALREADY_EXPLICIT if _has_collectives(text) else EXPLICIT_COLLECTIVES
+    return run_pipeline(text, pipeline, rules=rules, debuginfo=True, source_name=source_name).text
+
+
+def _has_collectives(text: str | bytes) -> bool:
+    table = interfaces.table()
+    with make_context():
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError:
+            return False  # (run_pipeline reports it, located)
+        return any(table.is_collective(op.name) for op in ops_under(module.operation))
+
+
+def measure(text: str, source_name: str | None = None) -> CostReport:
+    """The cost report of a module whose collectives are explicit; SOURCE_NAME
+    replaces the unnamed file (`-`) of its locations."""
     with make_context():
         module = ir.Module.parse(text)
         meshes = MeshTable(module.operation)
@@ -162,11 +308,11 @@ def measure(text: str) -> CostReport:
         for op in module.body.operations:
             op = op.operation
             if op.name == "func.func":
-                functions.append(_function_cost(op, meshes))
+                functions.append(_function_cost(op, meshes, source_name))
         return CostReport(functions, text)
 
 
-def _function_cost(func, meshes: MeshTable) -> FunctionCost:
+def _function_cost(func, meshes: MeshTable, source_name: str | None) -> FunctionCost:
     ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
     out = FunctionCost(ir.StringAttr(func.attributes["sym_name"]).value)
     for key, types, values in (("arg_attrs", ftype.inputs, out.arguments), ("res_attrs", ftype.results, out.results)):
@@ -178,29 +324,29 @@ def _function_cost(func, meshes: MeshTable) -> FunctionCost:
             values.append(Value(i, str(t), sharding.text() if sharding else "",
                                 per_device_bytes(t, sharding, meshes)))
     table = interfaces.table()
+    operands: dict = {}
     for op in ops_under(func):
         if op is not func and table.is_collective(op.name):
-            out.collectives.append(collective(op, meshes))
+            out.collectives.append(collective(op, meshes, source_name))
+            out.collectives[-1].operand = operands.setdefault(op.operands[0], len(operands))
     return out
 
 
-def collective(op, meshes: MeshTable) -> Collective:
+def collective(op, meshes: MeshTable, source_name: str | None = None) -> Collective:
     """The Collective of an `sdy` collective op."""
     sharding = codec.tensor_sharding(op.attributes["out_sharding"])
     axes = " ".join(str(op.attributes[n]) for n in op.attributes if n != "out_sharding")
     kind = op.name.partition(".")[2]
     size = 0 if kind in LOCAL_ONLY else per_device_bytes(op.results[0].type, sharding, meshes)
-    return Collective(kind, _strip_attr(axes), str(op.results[0].type), sharding.text(), size, _loc(op))
+    operand = op.operands[0]
+    return Collective(kind, _strip_attr(axes), str(op.results[0].type), sharding.text(), size,
+                      location_text(op.location, source_name or "-"),
+                      per_device_bytes(operand.type, interfaces.sharding_of(operand), meshes))
 
 
 def _strip_attr(text: str) -> str:
     m = re.match(r"#sdy<\w+(.*)>$", text)
     return m.group(1) if m else text
-
-
-def _loc(op) -> str:
-    m = re.search(r'"([^"]+)":(\d+):(\d+)', str(op.location))
-    return f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else ""
 
 
 def element_bytes(element_type: ir.Type) -> int:

@@ -2,8 +2,7 @@
 get an `Exported` XLA partitions the way the pipeline decided.
 
     exported = jax.export.export(jax.jit(step))(*args)
-    tuned = sdy_dsl.jax.apply(exported, "shardy_full",
-                              options={"sdy-user-priority-propagate": {"propagation-strategy": "basic"}})
+    tuned = sdy_dsl.jax.apply(exported)   # sdy-propagation-pipeline; or a pipeline, rules=, options=
     out = jax.jit(tuned.call)(*args)
     print(sdy_dsl.jax.compiled_collectives(tuned, *args))
 
@@ -40,14 +39,18 @@ PIN_PIPELINE = "builtin.module(sdy-close-shardings,pin-shardings-for-xla)"
 # --------------------------------------------------------------------------- apply
 
 
-def apply(exported: jax.export.Exported, pipeline, *, rules=None,
+def apply(exported: jax.export.Exported, pipeline="sdy-propagation-pipeline", *, rules=None,
           options: Mapping[str, Mapping[str, Any]] | None = None,
           verify: bool = False) -> jax.export.Exported:
-    """Run PIPELINE (as `sdy_dsl.run_pipeline` takes it) with RULES and OPTIONS on
-    EXPORTED's module, pin every sharding for XLA, and return the `Exported`
-    to call (`jax.jit(tuned.call)(*args)`). Its input/output shardings are the
-    module's after the pipeline. VERIFY: compile it once with XLA's Shardy
-    dump and raise `SdyDslError` listing the constraints XLA did not keep."""
+    """Run PIPELINE (as `sdy_dsl.run_pipeline` takes it; default what XLA
+    runs, `sdy-propagation-pipeline`) with RULES and OPTIONS on EXPORTED's
+    module, pin every sharding for XLA, and return the `Exported` to call
+    (`jax.jit(tuned.call)(*args)`). Its input/output shardings are the
+    module's after the pipeline. Explicit collectives the pipeline leaves
+    (`sdy-insert-explicit-reshards{enable-full-version=true}`) reach XLA as
+    the reshards they stand for (see pin_for_xla). VERIFY: compile it once
+    with XLA's Shardy dump and raise `SdyDslError` listing the constraints
+    XLA did not keep."""
     tuned = run_pipeline(exported.mlir_module(), pipeline, rules=rules, options=options, debuginfo=True,
                          source_name=f"<exported {exported.fun_name}>")
     result = replace_module(exported, pin_for_xla(tuned.text))
@@ -59,7 +62,15 @@ def apply(exported: jax.export.Exported, pipeline, *, rules=None,
 
 
 def pin_for_xla(text: str) -> str:
-    """TEXT with every sharding closed and every op sharding pinned as a constraint."""
+    """TEXT with every sharding closed and every op sharding pinned as a
+    constraint. Each `sdy.reshard` and each explicit collective
+    (`sdy.all_reduce`, `sdy.all_gather`, ...) becomes a constraint to its
+    result's sharding: XLA's compile path (its Shardy round-trip export) turns
+    constraints and reshards into custom calls and every `sdy.mesh` into a
+    module attribute, and has no form for Shardy's collectives, which it
+    would leave naming a mesh that is gone ("'sdy.all_reduce' op unknown
+    mesh: @mesh"); its partitioner makes each reshard with collectives of
+    its own choice."""
     return run_pipeline(text, PIN_PIPELINE, debuginfo=True).text
 
 
@@ -175,19 +186,35 @@ def array_bytes(type_text: str) -> int:
     return total
 
 
-def collectives_in_hlo(hlo_text: str) -> dict[str, dict[str, int]]:
-    """Per collective kind in a compiled (partitioned) HLO module: how many
-    ops, and the bytes of their results per device (an async `-start` op
-    counts with its last array, the result)."""
-    out: dict[str, dict[str, int]] = {}
+def _hlo_collectives(hlo_text: str):
+    """(kind, result type) of each collective of a compiled HLO module (an
+    async `-start` op by its last array, the result)."""
     for m in _HLO_OP.finditer(hlo_text):
         type_text, kind, start = m.groups()
         if start:
             arrays = list(_ARRAY.finditer(type_text))
             type_text = arrays[-1].group(0) if arrays else type_text
+        yield kind, type_text
+
+
+def collectives_in_hlo(hlo_text: str) -> dict[str, dict[str, int]]:
+    """Per collective kind in a compiled (partitioned) HLO module: how many
+    ops, and the bytes of their results per device."""
+    out: dict[str, dict[str, int]] = {}
+    for kind, type_text in _hlo_collectives(hlo_text):
         entry = out.setdefault(kind, {"count": 0, "bytes": 0})
         entry["count"] += 1
         entry["bytes"] += array_bytes(type_text)
+    return out
+
+
+def collective_shapes_in_hlo(hlo_text: str) -> dict[str, dict[str, int]]:
+    """Per collective kind: how many of its ops have each result shape (`f32[32,64]`)."""
+    out: dict[str, dict[str, int]] = {}
+    for kind, type_text in _hlo_collectives(hlo_text):
+        shape = " ".join(a.group(0) for a in _ARRAY.finditer(type_text)) or type_text
+        shapes = out.setdefault(kind, {})
+        shapes[shape] = shapes.get(shape, 0) + 1
     return out
 
 
@@ -203,6 +230,36 @@ def compiled_collectives(fn_or_exported, *args, **kwargs) -> dict[str, dict[str,
     partitioned program and their bytes per device (see collectives_in_hlo)."""
     compiled = _jitted(fn_or_exported).lower(*args, **kwargs).compile()
     return collectives_in_hlo(compiled.as_text())
+
+
+def module_collectives(text: str) -> dict[str, dict[str, int]]:
+    """Compile the module TEXT (see compiled_module_hlo) and count its
+    collectives as compiled_collectives does."""
+    return collectives_in_hlo(compiled_module_hlo(text))
+
+
+def compiled_module_hlo(text: str) -> str:
+    """Compile the module TEXT (StableHLO + sdy, as JAX lowers it; pin it
+    first with pin_for_xla for XLA to keep its op shardings) for its
+    `mhlo.num_partitions` devices, as `jax.jit` compiles; XLA's partitioned
+    HLO module as text."""
+    import numpy as np
+    from jax._src import compiler  # (no public API compiles module text for a device mesh)
+    from jax._src.lib import xla_client
+    m = re.search(r"mhlo\.num_partitions = (\d+)", text)
+    partitions = int(m.group(1)) if m else 1
+    devices = jax.devices()
+    if len(devices) < partitions:
+        raise SdyDslError(f"the module is partitioned over {partitions} devices and jax has {len(devices)} "
+                          f"(on CPU: XLA_FLAGS=--xla_force_host_platform_device_count={partitions})")
+    devices = devices[:partitions]
+    options = compiler.get_compile_options(num_replicas=1, num_partitions=partitions,
+                                           device_assignment=np.array(devices).reshape(1, partitions))
+    try:
+        executable = devices[0].client.compile_and_load(text, xla_client.DeviceList(tuple(devices)), options)
+    except Exception as e:  # noqa: BLE001 (jaxlib raises its own runtime errors)
+        raise SdyDslError(f"XLA did not compile the module: {str(e).splitlines()[0]}") from None
+    return "\n".join(m.to_string() for m in executable.hlo_modules())
 
 
 # --------------------------------------------------------------------------- verify

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from jaxlib.mlir import ir
 
-from .cost import EXPLICIT_COLLECTIVES, Collective, collective
+from .cost import Collective, collective, make_collectives_explicit
 from .errors import SdyDslError
 from .mlir_context import make_context
 from .runtime import interfaces
@@ -58,9 +58,8 @@ def tagged_text(ops: list[ir.Operation], module: ir.Module) -> str:
 
 def communication(text: str, rules=None) -> Communication:
     """The collectives of TEXT (a tagged module) once explicit, each placed at a tagged op."""
-    from .api import run_pipeline
     try:
-        explicit = run_pipeline(text, EXPLICIT_COLLECTIVES, rules=rules, debuginfo=True).text
+        explicit = make_collectives_explicit(text, rules=rules)
     except SdyDslError as e:
         return Communication(error=str(e).splitlines()[0])
     out = Communication()

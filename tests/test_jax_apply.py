@@ -15,7 +15,7 @@ from jax.sharding import PartitionSpec as P
 import sdy_dsl.jax as sj
 from sdy_dsl.errors import SdyDslError
 from test_full_chain import REFERENCE_CHAIN
-from train_steps import TRAIN_STEPS, assert_allclose, export, mlp, reference_route, scan
+from train_steps import TRAIN_STEPS, assert_allclose, export, mlp, reference_route, relu_forward, scan
 
 BASIC = {"sdy-user-priority-propagate": {"propagation-strategy": "basic"}}
 # The C++ passes of sdy-dsl's shipped pipelines, for the reference route.
@@ -97,6 +97,44 @@ def test_untuned_apply_on_a_scan_is_the_reference_routes_program():
     ours = sj.compiled_collectives(sj.apply(exported, "shardy_full"), *args)
     assert ours == sj.compiled_collectives(reference_route(exported, _shardy_full("aggressive")), *args)
     assert ours != sj.compiled_collectives(fn, *args) == {"all-reduce": {"count": 3, "bytes": 6144}}
+
+
+def test_apply_defaults_to_the_pipeline_xla_runs():
+    """relu(x @ w1) @ w2: with no pipeline named, apply runs
+    sdy-propagation-pipeline and XLA's program is jax.jit's (one all-reduce of
+    the 8x16 f32 result, batch-split over "data": 4x16x4 = 256 bytes). The
+    seed chain treats the relu call as opaque, leaves it replicated and
+    compiles to an extra all-gather."""
+    fn, exported, args = export(relu_forward())
+    jit = sj.compiled_collectives(fn, *args)
+    assert jit == {"all-reduce": {"count": 1, "bytes": 256}}
+    tuned = sj.apply(exported)
+    assert_allclose(jax.jit(tuned.call)(*args), fn(*args))
+    assert sj.compiled_collectives(tuned, *args) == jit
+    assert sj.compiled_collectives(sj.apply(exported, "shardy_full"), *args) != jit
+
+
+FULL_VERSION = {"sdy-insert-explicit-reshards": {"enable-full-version": True}}
+# What XLA compiles from apply(exported) without the full version: relu's
+# (test_apply_defaults_to_the_pipeline_xla_runs), nested_jit's (UNTUNED_DIFFERS).
+WITHOUT_FULL_VERSION = {"relu": {"all-reduce": {"count": 1, "bytes": 256}},
+                        "nested_jit": UNTUNED_DIFFERS["nested_jit"][1]}
+
+
+@pytest.mark.parametrize("name", sorted(WITHOUT_FULL_VERSION))
+def test_explicit_collectives_reach_xla_as_the_reshards_they_stand_for(name):
+    """The full version of explicit reshards leaves sdy.all_reduce ops, which
+    XLA's compile path has no form for ('unknown mesh: @mesh'): apply hands
+    each to XLA as a constraint to its result sharding. The program runs with
+    jax.jit's numbers and communicates as the same pipeline without the full
+    version (the reshards are in the same places)."""
+    fn, exported, args = export({"relu": relu_forward, "nested_jit": TRAIN_STEPS["nested_jit"]}[name]())
+    explicit = sj.run_pipeline(exported.mlir_module(), "sdy-propagation-pipeline", options=FULL_VERSION).text
+    assert "sdy.all_reduce" in explicit
+    tuned = sj.apply(exported, options=FULL_VERSION, verify=name == "relu")
+    assert "sdy.all_reduce" not in tuned.mlir_module()
+    assert_allclose(jax.jit(tuned.call)(*args), fn(*args))
+    assert sj.compiled_collectives(tuned, *args) == WITHOUT_FULL_VERSION[name]
 
 
 def test_pinning_constrains_every_op_result_including_nested_regions():

@@ -66,9 +66,15 @@ def test_jax_loop_example(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].split() == ["aggressive", "basic", "change", "(bytes)"]
+    # What the prose under the example says: 8 KB more all-gathers estimated;
+    # XLA gathers the weights whole, 9x jax.jit's 4 KB.
+    total = lines[lines.index("total"):]
+    assert next(r for r in total if r.split()[0] == "all_gather").split()[-1] == "+8192"
     jit_line = next(line for line in lines if line.startswith("jax.jit:"))
     tuned_line = next(line for line in lines if line.startswith("tuned:"))
-    assert "all-reduce" in jit_line and jit_line.split(":", 1)[1] != tuned_line.split(":", 1)[1]
+    assert "'all-gather': {'count': 4, 'bytes': 4096}" in jit_line
+    assert "'all-gather': {'count': 8, 'bytes': 36864}" in tuned_line
+    assert any(line.startswith("  all-gather: sdy-dsl 12 (16384 bytes), XLA 8 (36864 bytes)") for line in lines)
 
 
 def test_install_brings_what_the_tests_need():

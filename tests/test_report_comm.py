@@ -101,9 +101,11 @@ def test_page_shows_the_markers_and_the_summary(report):
 
 def test_report_totals_are_sdy_dsl_costs_on_a_train_step(tmp_path):
     """On a 2-layer GPT gradient (examples/): the page places every collective
-    at an op, and its per-function totals are `sdy_dsl.cost`'s."""
+    at an op, and its per-function totals are `sdy_dsl.cost`'s (both on the
+    pipeline XLA runs)."""
     model = ROOT / "examples" / "gpt2l_grad_2x4.mlir"
-    rc, _, err = run_sdy_dsl(["explain", str(model), "main:arg 0", "--report", str(tmp_path / "r.html")])
+    rc, _, err = run_sdy_dsl(["explain", str(model), "main:arg 0", "--pipeline", "sdy-propagation-pipeline",
+                              "--report", str(tmp_path / "r.html")])
     assert rc == 0, err
     data = _data(tmp_path / "r.html")
     assert data["comm"] and all(c[6] >= 0 for c in data["comm"])

@@ -103,6 +103,15 @@ def nested_jit():
 TRAIN_STEPS = {"mlp": mlp, "scan": scan, "gpt": gpt, "nested_jit": nested_jit}
 
 
+def relu_forward():
+    """The first program a user tries (issue 31): `relu(x @ w1) @ w2`, batch on
+    "data", Megatron weights on "model"; `jax.nn.relu` is a `func.call`."""
+    rng = np.random.default_rng(4)
+    specs = (P("data", None), P(None, "model"), P("model", None))
+    return (lambda x, w1, w2: jax.nn.relu(x @ w1) @ w2), zoo.make_mesh((2, 4)), specs, \
+        (_normal(rng, 8, 16), _normal(rng, 16, 32), _normal(rng, 32, 16))
+
+
 def export(model):
     """(the jitted step, its Exported, the arguments placed on their shardings)."""
     step, mesh, specs, args = model

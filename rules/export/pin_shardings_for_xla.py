@@ -5,6 +5,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.runtime import interfaces
 from sdy_dsl.runtime.sharding import codec
 from sdy_dsl.runtime.values import SHARDING_ATTR, ops_under
 
@@ -19,10 +20,14 @@ def _constraint(value: ir.Value, sharding: ir.Attribute, loc) -> ir.Operation:
 
 @hook
 def pin_shardings(ctx: RewriteContext) -> None:
-    """Pin each op result's sharding as a closed constraint; reshards become constraints."""
+    """Pin each op result's sharding as a closed constraint; reshards and
+    collectives become the constraints they stand for."""
+    table = interfaces.table()
     for op in ops_under(ctx.anchor):
-        if op.name == RESHARD:
-            sharding = codec.tensor_sharding_attr(codec.tensor_sharding(op.attributes["sharding"]).closed())
+        if op.name == RESHARD or table.is_collective(op.name):
+            # (XLA's compile path has no form for Shardy's collectives: its
+            # partitioner makes the reshard each one stands for itself)
+            sharding = codec.tensor_sharding_attr(interfaces.sharding_of(op.results[0]).closed())
             with ir.InsertionPoint(op):
                 pinned = _constraint(op.operands[0], sharding, op.location)
             op.results[0].replace_all_uses_with(pinned.results[0])
