@@ -14,15 +14,16 @@ from .mlir_context import make_context
 from .passes import PassRegistry
 from .pipeline import Pipeline
 from .report import write_report
+from .resources import DEFAULT_PIPELINE
 from .stories import ModuleStories, debug_options
 
 
-def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = "shardy_full", *,
+def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = DEFAULT_PIPELINE, *,
             rules: str | Path | Sequence[str | Path] | None = None, report: str | Path | None = None,
             source_name: str | None = None) -> str:
     """Why VALUE got its sharding: `sdy-dsl explain` from Python.
 
-    Runs PIPELINE (as `run_pipeline` takes it) with the reference's debug
+    Runs PIPELINE (as `run_pipeline` takes it; default what XLA runs) with the reference's debug
     options and returns, per axis of VALUE's sharding, the user sharding it
     came from and the propagation steps that carried it (the text the CLI
     prints). VALUE: `%name`, `main:arg 3`, `main:result 0`, `file.py:12:8` or
