@@ -57,7 +57,7 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
         result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
                               rules=rules, debuginfo=True, source_name=source_name, progress=progress)
         note = ("note: origins only: the propagation steps could not be recorded on this module "
-                f"({e.lines[0] if e.lines else e})")
+                f"({first_error(e)})")
     if timings is not None:
         timings.update(result.pass_seconds)
     with make_context(), ir.Location.unknown():
@@ -68,3 +68,9 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
         if report is not None:
             write_report(stories, report, source_name, focus=stories.story(func, kind, what).key, rules=rules)
     return text
+
+
+def first_error(e: DiagnosticsError) -> str:
+    """The error that failed a run: its first `error:` line (warnings come before it
+    in program order, e.g. the registry's about an op it does not know, and are no reason)."""
+    return next((line for line in e.lines if ": error: " in line), e.lines[0] if e.lines else str(e))

@@ -44,6 +44,7 @@ class _Model:
         self._result_rows: dict[tuple[int, int], int] = {}  # (func index, result number) -> value id
         self.comm: list[list] = []  # [kind, axes, tensor, sharding, bytes, where, value id or -1]
         self.comm_error = ""
+        self.calls: dict[int, int] = {}  # op index of a func.call -> its callee's function index
 
     def s(self, text: str) -> int:
         found = self._string_ids.get(text)
@@ -88,6 +89,7 @@ class _Model:
             for i, arg in enumerate(block.arguments):
                 vid = self.vid(arg)
                 self.add_story(fi, func, "arg", i, vid)
+                self.values[vid]["a"] = i  # an argument: the page's chains cross to the call's operand
                 rows.append(vid)
             returned = []
             for op in st._ops(func):
@@ -114,7 +116,7 @@ class _Model:
                 self.add_story(fi, func, "result", i, vid)
                 self._result_rows[(fi, i)] = vid
                 rows.append(vid)
-            entry = {"name": st._func_name(func), "rows": rows}
+            entry = {"name": st._func_name(func), "rows": rows, "returned": returned}
             attrs = st._func_arg_attrs(func, "res_attrs")
             edges = _attr(ir.DictAttr(attrs[0]), PROPAGATION_EDGES_ATTR) if attrs else None
             if edges is not None and len(st._results_types(func)) == 1:
@@ -122,6 +124,13 @@ class _Model:
             self.funcs.append(entry)
         # Uses in the order the IR lists them (the chain walk breaks ties by it).
         op_index = {op: i for i, op in enumerate(self._op_objects)}
+        # The call graph, for chains through calls (stories.ModuleStories._across_call).
+        func_index = {f.operation: i for i, f in enumerate(st.funcs)}
+        self.calls = {op_index[call]: func_index[callee.operation] for call, callee in st.callee_of.items()}
+        for fi, func in enumerate(st.funcs):
+            sites = st.call_sites.get(func.operation)
+            if sites:
+                self.funcs[fi]["sites"] = [op_index[call] for call in sites]
         for value, vid in self.ids.items():
             uses = [[op_index[use.owner.operation], use.operand_number] for use in value.uses
                     if use.owner.operation in op_index]
@@ -166,7 +175,7 @@ class _Model:
         return {"title": title, "meshes": [{"name": n, "axes": axes} for n, axes in self.stories.meshes],
                 "mesh_axes": self.stories.mesh_axes, "strings": self.strings, "values": self.values,
                 "ops": self.ops, "funcs": self.funcs, "focus": self.keys.get(focus or "", -1),
-                "comm": self.comm, "comm_error": self.comm_error}
+                "comm": self.comm, "comm_error": self.comm_error, "calls": self.calls}
 
 
 def report_model(stories: ModuleStories) -> _Model:

@@ -138,3 +138,138 @@ def test_a_rule_file_key_that_is_no_name_is_located(tmp_path, body, column, mess
     rc, _, err = run_sdy_dsl(["opt", str(RELU), "-my-pass", "--rules", str(rules)])
     assert rc == 1
     assert err.startswith(f"{rules / 'p.yaml'}:4:{column}: error: {message}")
+
+
+# --------------------------------------------------------------------------- explain through calls
+
+
+def func_sharding(text: str, func: str, kind: str) -> str:
+    """The `sdy.sharding` of FUNC's first argument ("arg") or result ("result") in TEXT."""
+    head = next(line for line in text.splitlines() if f"@{func}(" in line and "func.func" in line)
+    args, results = head.split("->", 1)
+    return re.search(r"sdy\.sharding = (#sdy\.sharding<[^>]*>)", args if kind == "arg" else results).group(1)
+
+
+def hops(out: str, axis: str) -> list[str]:
+    """The chain lines of AXIS in explain's output, without locations."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"  axis {axis}: "))
+    chain = []
+    for line in lines[start + 1:]:
+        if not line.startswith("    "):
+            break
+        chain.append(re.sub(r"  \([^()]*:\d+:\d+\)$", "", line.strip()))
+    return chain
+
+
+def test_explain_follows_the_result_through_the_relu_call():
+    """Into @relu by its argument, out by its result: no gap at the call."""
+    rc, out, err = run_sdy_dsl(["explain", str(RELU), "result"])
+    assert rc == 0, err
+    assert out.splitlines()[2] == ('  axis data: from argument 0 of @main (JAX name \'x\'), a user sharding  '
+                                   '[origin "input: 0"]')
+    assert hops(out, "data") == [
+        "step 0: %0 = stablehlo.dot_general: operand-0 (%arg0) -> result-0 (%0)",
+        "call: %1 = call @relu: operand-0 (%0) -> argument 0 of @relu (%arg0)",
+        "step 2: @relu %2 = stablehlo.maximum: operand-0 (%arg0) -> result-0 (%2)",
+        "call: %1 = call @relu: result 0 of @relu (%2) -> result-0 (%1)",
+        "step 4: %2 = stablehlo.dot_general: operand-0 (%1) -> result-0 (%2)",
+        "step 5: return: operand-0 (returned value) -> result-0 (function result)"]
+
+
+def test_explain_a_callee_argument():
+    """`relu:arg 0` has the reference's sharding, and each axis the story of the call's operand."""
+    rc, out, err = run_sdy_dsl(["explain", str(RELU), "relu:arg 0"])
+    assert rc == 0, err
+    assert out.splitlines()[1] == f"  sharding: {func_sharding(reference_output(RELU), 'relu', 'arg')}"
+    assert "  axis data: from argument 0 of @main (JAX name 'x'), a user sharding" in out
+    assert "  axis model: from argument 1 of @main (JAX name 'w1'), a user sharding" in out
+    assert hops(out, "model") == [
+        "step 0: @main %0 = stablehlo.dot_general: operand-1 (%arg1) -> result-0 (%0)",
+        "call: @main %1 = call @relu: operand-0 (%0) -> argument 0 of @relu (%arg0)"]
+    assert "no axis has a recorded origin" not in out
+
+
+def test_explain_follows_nested_jit_calls():
+    rc, out, err = run_sdy_dsl(["explain", str(NESTED), "result"])
+    assert rc == 0, err
+    assert out.splitlines()[1] == f"  sharding: {main_result_sharding(reference_output(NESTED))}"
+    chain = hops(out, "data")
+    assert chain[0] == "call: %0 = call @layer: operand-0 (%arg0) -> argument 0 of @layer (%arg0)"
+    assert "call: %0 = call @layer: result 0 of @layer (%1) -> result-0 (%0)" in chain
+    assert "call: %1 = call @layer_0: operand-0 (%0) -> argument 0 of @layer_0 (%arg0)" in chain
+    assert chain[-1].startswith("step ") and chain[-1].endswith("-> result-0 (function result)")
+    steps = [int(line.split()[1].rstrip(":")) for line in chain if line.startswith("step ")]
+    assert steps == sorted(steps) and len(steps) >= 5
+
+
+def test_a_registry_warning_does_not_turn_the_steps_off():
+    """chlo.square draws Shardy's unknown-op warning; the steps are still recorded."""
+    path = DATA / "relu_square.mlir"
+    warnings = sdy_dsl.run_pipeline(path).warnings
+    assert len(warnings) == 1 and "op 'chlo.square' is unknown to SDY sharding rule registry" in warnings[0]
+    rc, out, err = run_sdy_dsl(["explain", str(path), "result[0]"])
+    assert rc == 0, err
+    assert "note:" not in out
+    assert hops(out, "data")[0].startswith("step 0: %0 = stablehlo.dot_general")
+
+
+def test_when_steps_cannot_be_recorded_the_note_names_the_error_not_a_warning():
+    """Under a scan the steps cannot be recorded (the reference's verifier rejects them too,
+    test_explain.py); the note quotes that error, not the chlo.square warning before it."""
+    path = DATA / "scan_square.mlir"
+    rc, out, err = run_sdy_dsl(["explain", str(path), "main:result 0"])
+    assert rc == 0, err
+    note = out.splitlines()[-1]
+    assert note.startswith("note: origins only: ")
+    assert ": error: 'sdy.data_flow_edge' op expected a value ref" in note and "chlo.square" not in note
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from test_explain import find_chromium
+    path, chromedriver = find_chromium()
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,900",
+                "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.binary_location = path
+    driver = webdriver.Chrome(service=Service(chromedriver), options=options)
+    yield driver
+    driver.quit()
+
+
+LONG_NAME = "result[0]['model']['decoder']['layers']['self_attention']['out']['kernel']"
+
+
+@pytest.mark.parametrize("path", [RELU, NESTED], ids=["relu", "nested_jit"])
+def test_report_chains_go_through_calls_as_explain_does(browser, tmp_path, path):
+    from jaxlib.mlir import ir
+    from sdy_dsl.api import pipeline_of
+    from sdy_dsl.mlir_context import make_context
+    from sdy_dsl.passes import PassRegistry
+    from sdy_dsl.stories import ModuleStories, debug_options, report_data
+    module = tmp_path / path.name
+    module.write_text(path.read_text().replace('jax.result_info = "result"', f'jax.result_info = "{LONG_NAME}"'))
+    report = tmp_path / "r.html"
+    rc, _, err = run_sdy_dsl(["explain", str(module), LONG_NAME, "--report", str(report)])
+    assert rc == 0, err
+    registry = PassRegistry([])
+    pipe = pipeline_of("sdy-propagation-pipeline", registry)
+    text = sdy_dsl.run_pipeline(module, pipe, options=debug_options(pipe, registry), debuginfo=True).text
+    with make_context():
+        stories = ModuleStories(ir.Module.parse(text), str(module))
+        expected = {v["key"]: v["axes"] for f in report_data(stories)["funcs"] for v in f["values"]}
+    browser.get(report.as_uri())
+    built = browser.execute_script(
+        "return Object.fromEntries(D.funcs.flatMap(f => f.rows).map(v => [keyOf(v), storyChains(v)]))")
+    assert built == expected
+    assert sum(hop["step"] is None for axes in expected.values() for a in axes for hop in a["chain"]) >= 4
+    # The long JAX name stays in its column: cut with an ellipsis, whole on hover.
+    cell = browser.execute_script(
+        "const td = [...document.querySelectorAll('tr.value td')].find(td => td.title === arguments[0]);"
+        "const s = getComputedStyle(td);"
+        "return [td.scrollWidth > td.clientWidth, s.overflow, s.textOverflow, s.whiteSpace];", LONG_NAME)
+    assert cell == [True, "hidden", "ellipsis", "nowrap"]

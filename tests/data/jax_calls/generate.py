@@ -7,7 +7,10 @@ them as opaque where `sdy-propagation-pipeline` (what XLA runs) goes through.
 - relu_mlp.mlir: `jax.nn.relu(x @ w1) @ w2` on a 2x4 Auto mesh, x on "data",
   w1 / w2 Megatron-style on "model" (`relu` is a `func.call @relu`);
 - nested_jit.mlir: the same MLP whose hidden layer is a nested `jax.jit`
-  (`func.call @layer`), called twice.
+  (`func.call @layer`), called twice;
+- relu_square.mlir: relu_mlp and its square (`chlo.square`, which Shardy's
+  registry does not know: a warning);
+- scan_square.mlir: a relu layer under `lax.scan` (16x16 weights) and an RMS norm with `chlo.square`.
 Locations are kept (`debug_info=True`) so `explain` can name `file:line:col`.
 """
 from __future__ import annotations
@@ -30,6 +33,12 @@ def _args(mesh):
     return arg((8, 16), P("data", None)), arg((16, 32), P(None, "model")), arg((32, 16), P("model", None))
 
 
+def _square_args(mesh):
+    def arg(shape, spec):
+        return jax.ShapeDtypeStruct(shape, jnp.float32, sharding=NamedSharding(mesh, spec))
+    return arg((8, 16), P("data", None)), arg((16, 16), P(None, "model")), arg((16, 16), P("model", None))
+
+
 def relu_mlp(x, w1, w2):
     return jax.nn.relu(x @ w1) @ w2
 
@@ -44,10 +53,24 @@ def nested_jit(x, w1, w2):
     return layer(h, w2) + layer(h, w2)
 
 
+def relu_square(x, w1, w2):
+    y = relu_mlp(x, w1, w2)
+    return y, jax.lax.square(y)  # chlo.square: an op Shardy's registry does not know (it warns)
+
+
+def scan_square(x, w1, w2):
+    def body(h, _):
+        return jax.nn.relu(h @ w1) @ w2, None
+    h, _ = jax.lax.scan(body, x, None, length=2)
+    return h * jax.lax.rsqrt(jnp.mean(jax.lax.square(h), axis=-1, keepdims=True) + 1e-6)  # an RMS norm
+
+
 def main() -> None:
     mesh = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
-    for name, fn in (("relu_mlp", relu_mlp), ("nested_jit", nested_jit)):
-        text = jax.jit(fn).lower(*_args(mesh)).as_text(debug_info=True)
+    for name, fn in (("relu_mlp", relu_mlp), ("nested_jit", nested_jit), ("relu_square", relu_square),
+                     ("scan_square", scan_square)):
+        args = _square_args(mesh) if fn is scan_square else _args(mesh)
+        text = jax.jit(fn).lower(*args).as_text(debug_info=True)
         # Locations name this script by its path from the repository root, wherever it is run.
         text = text.replace(str(HERE.parents[2]) + "/", "")
         (HERE / f"{name}.mlir").write_text(text)
