@@ -29,6 +29,7 @@ from .passes import PassRegistry
 from .pipeline import Pipeline
 from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
 from .runtime.values import SHARDING_ATTR
+from .runtime.interfaces import table
 from .runtime.values import ops_under
 
 # The reference's debug options (pass option names of Shardy's passes).
@@ -367,7 +368,7 @@ class ModuleStories:
         else:
             value = ir.OpResult(what)
             op = value.owner.operation
-            sharding = _result_sharding(op, value.result_number) if SHARDING_ATTR in op.attributes else None
+            sharding = _result_sharding(op, value.result_number)
             origins = self.origins_of(value)
             story = ValueStory(f"{fname} {self._name(value)}", fname, self._name(value), op.name, "",
                                _location_text(op.location, self.source_name), sharding or "")
@@ -555,13 +556,19 @@ class ModuleStories:
 
 
 def _result_sharding(op, index: int) -> str:
-    attr = op.attributes[SHARDING_ATTR]
+    """The sharding of OP's result INDEX, where the op registry says OP keeps it
+    (`sdy.sharding`; an `sdy.all_reduce`'s `out_sharding`, ...), or ""."""
+    slot = table().result_slot(op.name)
+    name = slot.attr if slot is not None and slot.kind != "func-arg-attrs" else SHARDING_ATTR
+    if name not in op.attributes:
+        return ""
+    attr = op.attributes[name]
     text = str(attr)
     if text.startswith("#sdy.sharding_per_value<"):
         from jaxlib.mlir.dialects import sdy
         shardings = sdy.TensorShardingPerValueAttr(attr).shardings
         return str(shardings[index]) if index < len(shardings) else ""
-    return text
+    return text if text.startswith("#sdy.sharding<") else ""
 
 
 def report_data(stories: ModuleStories) -> dict:

@@ -273,3 +273,30 @@ def test_report_chains_go_through_calls_as_explain_does(browser, tmp_path, path)
         "const s = getComputedStyle(td);"
         "return [td.scrollWidth > td.clientWidth, s.overflow, s.textOverflow, s.whiteSpace];", LONG_NAME)
     assert cell == [True, "hidden", "ellipsis", "nowrap"]
+
+
+# --------------------------------------------------------------------------- diff
+
+
+def test_diff_pairs_values_by_what_they_are(tmp_path):
+    """A pass inserts an all-reduce inside @layer_0: diff lists it as inserted and
+    compares the tanh after it with the tanh, not with the value that took its number."""
+    before, after = tmp_path / "before.mlir", tmp_path / "after.mlir"
+    before.write_text(reference_output(NESTED))
+    ok, text = run_reference(before.read_text(),
+                             "builtin.module(func.func(sdy-insert-explicit-reshards{enable-full-version=true}))")
+    assert ok
+    after.write_text(text)
+    all_reduce = re.search(r'sdy\.all_reduce \{"model"\} %0 out_sharding=<(@mesh, [^>]*)>', text).group(1)
+    rc, out, err = run_sdy_dsl(["diff", str(before), str(after), "--report", str(tmp_path / "d.html")])
+    assert rc == 0, err
+    assert out == (f"0 of 18 values have different shardings (A: {before}, B: {after}); "
+                   f"1 values only in B (inserted), 0 only in A (removed)\n"
+                   f"@layer_0 %1 = sdy.all_reduce  (only in B: inserted)\n"
+                   f"  A: -\n"
+                   f"  B: #sdy.sharding<{all_reduce}>\n")
+    assert '"x":1' not in (tmp_path / "d.html").read_text()  # every value of A has its counterpart's sharding
+    rc, out, err = run_sdy_dsl(["diff", str(after), str(before)])
+    assert rc == 0, err
+    assert out.splitlines()[1:] == ["@layer_0 %1 = sdy.all_reduce  (only in A: removed)",
+                                    f"  A: #sdy.sharding<{all_reduce}>", "  B: -"]
