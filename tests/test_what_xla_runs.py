@@ -85,12 +85,9 @@ def test_the_seed_chain_says_what_it_is():
     rc, out, err = run_sdy_dsl(["passes", "shardy_full"])
     assert rc == 0, err
     assert out.startswith("shardy_full  (pipeline)\n") and "passes: inline, symbol-dce," in out
+    # Its `inline` keeps `call @relu`, and the file says why: so does the reference's.
     text = (ROOT / "pipelines" / "shardy_full.yaml").read_text()
     assert "`inline` leaves `func.call`s in place" in text
-
-
-def test_inline_leaves_calls_in_the_reference_too():
-    """What the seed pipeline's comment on `inline` says: the reference's `inline` keeps `call @relu`."""
     ok, out = run_reference(RELU.read_text(), "builtin.module(inline)")
     assert ok and "call @relu(" in out
 
