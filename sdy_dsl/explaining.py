@@ -44,20 +44,28 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
     PROGRESS prints each pass as it starts; TIMINGS (a dict) receives each pass's seconds."""
     options = debug_options(pipeline, PassRegistry(pipeline.rule_dirs + [Path(d) for d in rules or []]))
     note = ""
+
+    def run(debug: dict, verify_each: bool):
+        return run_pipeline(source, with_options(pipeline, {p: o for p, o in debug.items() if o}), rules=rules,
+                            debuginfo=True, source_name=source_name, progress=progress, verify_each=verify_each)
     try:
         # Verified after each pass as in the reference, whose verifier rejects
         # recorded edges that a later pass would sink out of sight.
-        result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
-                              source_name=source_name, progress=progress, verify_each=True)
+        result = run(options, True)
     except DiagnosticsError as e:
-        # The reference's propagation edges cannot always be recorded (e.g. on a
-        # data-flow edge with several sources its verifier rejects them, in the
-        # reference too): fall back to the origins alone.
-        origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
-        result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
-                              rules=rules, debuginfo=True, source_name=source_name, progress=progress)
-        note = ("note: origins only: the propagation steps could not be recorded on this module "
-                f"({first_error(e)})")
+        # The reference's propagation edges cannot always be recorded: on a
+        # data-flow edge with several sources (a while loop's: a scan) its
+        # verifier rejects them, in the reference too. Unverified, the run keeps
+        # every other step (those are sunk out of sight with their edges), so a
+        # chain stops at such a loop; failing that, the origins alone.
+        try:
+            result = run(options, False)
+            note = ("note: the propagation steps through some data-flow edges (a while loop's, e.g. a scan's) "
+                    f"could not be recorded, and a chain stops there ({first_error(e)})")
+        except DiagnosticsError:
+            result = run({p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}, False)
+            note = ("note: origins only: the propagation steps could not be recorded on this module "
+                    f"({first_error(e)})")
     if timings is not None:
         timings.update(result.pass_seconds)
     with make_context(), ir.Location.unknown():

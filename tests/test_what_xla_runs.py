@@ -211,14 +211,19 @@ def test_a_registry_warning_does_not_turn_the_steps_off():
     assert hops(out, "data")[0].startswith("step 0: %0 = stablehlo.dot_general")
 
 
-def test_when_steps_cannot_be_recorded_the_note_names_the_error_not_a_warning():
-    """Under a scan the steps cannot be recorded (the reference's verifier rejects them too,
-    test_explain.py); the note quotes that error, not the chlo.square warning before it."""
+def test_a_scan_stops_the_chain_not_the_steps_and_the_note_names_the_error():
+    """Through a scan's while loop the steps cannot be recorded (the reference's verifier rejects
+    them too, test_explain.py); the steps after it still are, and the note quotes that error,
+    not the chlo.square warning before it."""
     path = DATA / "scan_square.mlir"
     rc, out, err = run_sdy_dsl(["explain", str(path), "main:result 0"])
     assert rc == 0, err
+    assert out.splitlines()[1] == f"  sharding: {main_result_sharding(reference_output(path))}"
+    chain = hops(out, "data")
+    assert chain[0].startswith("step ") and "stablehlo.multiply" in chain[0]
+    assert chain[-1].endswith("-> result-0 (function result)")
     note = out.splitlines()[-1]
-    assert note.startswith("note: origins only: ")
+    assert note.startswith("note: the propagation steps through some data-flow edges (a while loop's")
     assert ": error: 'sdy.data_flow_edge' op expected a value ref" in note and "chlo.square" not in note
 
 
