@@ -39,6 +39,7 @@ DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",
 _FILE_LINE_COL = re.compile(r'"([^"]*)":(\d+):(\d+)')
 _NAME_LOC = re.compile(r'^loc\("([^"]*)"(?!:)')
 _STEP = re.compile(r"step-(\d+)")
+_AXIS_NAME = re.compile(r'[^":]*')  # "data" of an origin's key `data` or `data":(1)2`
 _EDGE = re.compile(r'\{\s*("[^"]*"(?::\(\d+\)\d+)?|[\w.]+(?::\(\d+\)\d+)?)\s*=\s*((?:operand|result)-\d+)'
                    r'\s*->\s*\[([^\]]*)\]\s*\}')
 
@@ -364,7 +365,7 @@ class ModuleStories:
                                str(sharding) if sharding else "")
             value = self._returned(func)[what]
             if not origins:  # a callee's result: what it returns
-                origins = self.origins_of(value)
+                origins = _on_axes_of(story.sharding, self.origins_of(value))
         else:
             value = ir.OpResult(what)
             op = value.owner.operation
@@ -397,7 +398,8 @@ class ModuleStories:
             if callee is not None and callee.operation not in seen:
                 returned = self._returned(callee)
                 if result.result_number < len(returned):
-                    return self.origins_of(returned[result.result_number], seen | {callee.operation})
+                    return _on_axes_of(_result_sharding(op, result.result_number),
+                                       self.origins_of(returned[result.result_number], seen | {callee.operation}))
             return {}
         func, index = self._func_of_argument(value)
         if func is None:
@@ -407,7 +409,9 @@ class ModuleStories:
         origins = _origins(_attr(d, SHARDING_ORIGINS_ATTR)) if d is not None else {}
         sites = self.call_sites.get(func.operation, [])
         if not origins and sites and func.operation not in seen:
-            return self.origins_of(sites[0].operands[index], seen | {func.operation})
+            sharding = _attr(d, SHARDING_ATTR) if d is not None else None
+            return _on_axes_of(str(sharding) if sharding is not None else "",
+                               self.origins_of(sites[0].operands[index], seen | {func.operation}))
         return origins
 
     def _func_of_argument(self, value: ir.Value):
@@ -553,6 +557,12 @@ class ModuleStories:
             kind, _, n = e.source.partition("-")
             current = (op.operands if kind == "operand" else op.results)[int(n)]
             before = e.step
+
+
+def _on_axes_of(sharding: str, origins: dict[str, str]) -> dict[str, str]:
+    """The ORIGINS (of another value, across a call) of the axes SHARDING has."""
+    return {axis: origin for axis, origin in origins.items()
+            if '"' + _AXIS_NAME.match(axis).group(0) + '"' in sharding}  # a sub-axis by its axis
 
 
 def _result_sharding(op, index: int) -> str:

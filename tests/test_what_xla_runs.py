@@ -9,6 +9,7 @@ by tests/data/jax_calls/generate.py); expected shardings are the reference's.
 """
 from __future__ import annotations
 
+import functools
 import re
 import textwrap
 from pathlib import Path
@@ -26,6 +27,7 @@ NESTED = DATA / "nested_jit.mlir"
 PIPELINE = "builtin.module(sdy-propagation-pipeline)"
 
 
+@functools.cache
 def reference_output(path: Path) -> str:
     ok, out = run_reference(path.read_text(), PIPELINE)
     assert ok, out
@@ -302,3 +304,12 @@ def test_diff_pairs_values_by_what_they_are(tmp_path):
     assert rc == 0, err
     assert out.splitlines()[1:] == ["@layer_0 %1 = sdy.all_reduce  (only in A: removed)",
                                     f"  A: #sdy.sharding<{all_reduce}>", "  B: -"]
+
+
+def test_a_callee_the_seed_chain_left_unsharded_borrows_no_origins():
+    """Through shardy_full `call @relu` stays opaque: @relu's argument has no sharding,
+    so it has no story, whatever the call's operand has."""
+    rc, out, err = run_sdy_dsl(["explain", str(RELU), "relu:arg 0", "--pipeline", "shardy_full"])
+    assert rc == 0, err
+    assert out.splitlines()[1:] == ["  sharding: (none)", "  no axis has a recorded origin (replicated, or set "
+                                    "before the pipeline's propagation)"]
