@@ -11,7 +11,9 @@ and the sink's `sink-debug-*`), then reads what they recorded on the output:
 
 For one value it prints the final sharding and, per axis, the origin and the
 chain of steps (followed backwards from the value to the origin, printed in
-step order). `--report out.html` writes every value of the module that way,
+step order), through `func.call`s: a call's result comes from what its callee
+returns, a callee's argument from its call's operand (`call:` lines; the
+pipeline records no step there, see Hop). `--report out.html` writes every value of the module that way,
 as a page: functions, each value's sharding coloured per mesh axis, the origin
 chain on click.
 """
@@ -28,9 +30,8 @@ from .errors import UsageError
 from .passes import PassRegistry
 from .pipeline import Pipeline
 from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
-from .runtime.values import SHARDING_ATTR
 from .runtime.interfaces import table
-from .runtime.values import ops_under
+from .runtime.values import SHARDING_ATTR, ops_under
 
 # The reference's debug options (pass option names of Shardy's passes).
 DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",
