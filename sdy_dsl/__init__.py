@@ -1,8 +1,9 @@
 """sdy-dsl: Shardy's sharding passes as declarative rule files.
 
-`sdy_dsl.run_pipeline(module_or_text, pipeline, *, rules=None, options=None)`
-runs a pipeline from Python, `sdy_dsl.explain(module_or_text, value)` says
-why a value got its sharding (see `sdy_dsl.api`, `sdy_dsl.explaining`).
+`sdy_dsl.run_pipeline(module_or_text, pipeline=..., *, rules=None, options=None)`
+runs a pipeline from Python (default `sdy-propagation-pipeline`, what XLA
+runs), `sdy_dsl.explain(module_or_text, value)` says why a value got its
+sharding (see `sdy_dsl.api`, `sdy_dsl.explaining`).
 """
 from __future__ import annotations
 

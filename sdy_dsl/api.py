@@ -2,7 +2,7 @@
 
     import jax, sdy_dsl
     lowered = jax.jit(f).lower(x)
-    result = sdy_dsl.run_pipeline(lowered, "shardy_full")
+    result = sdy_dsl.run_pipeline(lowered)   # sdy-propagation-pipeline, what XLA runs
     print(result.text)
 
 `run_pipeline` builds its own MLIR context (every dialect real modules use),
@@ -26,7 +26,7 @@ from .mlir_context import MLIR_BYTECODE_MAGIC, make_context
 from .passes import PassRegistry
 from .pipeline import (PassVerificationError, Pipeline, PipelineRunner, load_pipeline_file,
                        parse_pipeline_string, resolve_pipeline_file)
-from .resources import shipped_pipeline
+from .resources import DEFAULT_PIPELINE, shipped_pipeline
 
 ModuleLike = Union[str, bytes, Path, ir.Module, Any]  # Any: a JAX `Lowered` (has `compiler_ir`)
 PipelineLike = Union[str, Path, Pipeline]
@@ -48,7 +48,7 @@ class PipelineResult:
             return ir.Module.parse(self.text)
 
 
-def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
+def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike = DEFAULT_PIPELINE, *,
                  rules: str | Path | Sequence[str | Path] | None = None,
                  options: Mapping[str, Mapping[str, Any]] | None = None,
                  trace: bool = False, rule_stats: bool = False, debuginfo: bool = False,
@@ -61,7 +61,9 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike, *,
         (`jax.jit(f).lower(x)`).
     pipeline: a pass-pipeline string (`"builtin.module(sdy-close-shardings)"`
         or `"inline,sdy-close-shardings"`), a pipeline YAML file, a shipped
-        pipeline name (`"shardy_full"`) or a `Pipeline`.
+        pipeline name or a `Pipeline`. Default: `sdy-propagation-pipeline`,
+        what XLA runs (`"shardy_full"` is the seed chain, which leaves every
+        call opaque).
     rules: one or more directories of the user's rule and data files, loaded
         over the built-in ones (the CLI's `--rules`).
     options: per-pass option overrides, e.g.
@@ -112,6 +114,9 @@ def module_source(module_or_text: ModuleLike) -> str | bytes:
     """The input as MLIR text or bytecode, independent of the caller's context."""
     if _is_path(module_or_text):
         module_or_text = Path(module_or_text)
+    if isinstance(module_or_text, str) and _names_a_file(module_or_text):
+        raise SdyDslError(f"cannot open input file '{module_or_text}': No such file or directory "
+                          f"(the string is not MLIR text, so it was taken for a path)")
     if isinstance(module_or_text, (str, bytes)):
         return module_or_text
     if isinstance(module_or_text, Path):
@@ -129,6 +134,11 @@ def module_source(module_or_text: ModuleLike) -> str | bytes:
     buffer = io.BytesIO()
     operation.write_bytecode(buffer)  # keeps locations; the caller's module is only read
     return buffer.getvalue()
+
+
+def _names_a_file(text: str) -> bool:
+    """TEXT is one line without any of MLIR's punctuation: a path (`no_such.mlir`), never a module."""
+    return "\n" not in text and text.strip() != "" and not any(c in text for c in '{}()<>%@="')
 
 
 def _is_path(module_or_text) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import __version__
 from .errors import SdyDslError, UsageError, did_you_mean
+from .resources import DEFAULT_PIPELINE
 
 try:  # an error while loading the built-in rules goes through main()'s one-line path
     from . import diagnostics
@@ -34,13 +35,14 @@ USAGE = """usage:
   sdy-dsl run PIPELINE INPUT.mlir [-o OUT] [OPTIONS]     PIPELINE: a pipeline YAML file or a shipped name
   sdy-dsl explain INPUT.mlir VALUE [--pipeline PIPELINE] [--report OUT.html] [OPTIONS]
   sdy-dsl passes [NAME] [--rules DIR] [--json]
+  sdy-dsl pipelines
   sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline P|none] [--rules DIR] [--options 'PASS{k=v}'] [--a-*/--b-* ...] [--xla] [--json]
   sdy-dsl builders [--rules DIR] [--json]
   sdy-dsl search MODEL.mlir SPACE.yaml [--jobs N] [-o DIR] [--json] [--verify K]
   sdy-dsl diff A.mlir B.mlir [--report OUT.html]
   sdy-dsl --version | --help"""
 
-COMMANDS = ("opt", "run", "explain", "diff", "passes", "builders")
+COMMANDS = ("opt", "run", "explain", "diff", "passes", "pipelines", "builders")
 SPLIT_RE = re.compile(r"^// -----.*$", re.M)
 
 
@@ -103,7 +105,8 @@ FLAGS = [
     Flag("pass-pipeline", "pipeline", True, ("opt",), "an MLIR pass pipeline, e.g. "
          "'builtin.module(inline,func.func(sdy-sharding-constraint-to-reshard))'", "PIPELINE"),
     Flag("pipeline", "pipeline_file", True, ("explain",), "the pipeline explain runs (a YAML file or a "
-         "shipped name; default: shardy_full)", "PIPELINE"),
+         f"shipped name; default: {DEFAULT_PIPELINE}, what XLA runs; shardy_full: the seed chain, which "
+         "treats calls as opaque)", "PIPELINE"),
     Flag("report", "report", True, ("explain", "diff"), "also write an HTML report of every value's sharding, "
          "where it came from and where it is communicated (diff: both shardings)", "OUT.html"),
     Flag("split-input-file", "split", False, _OBSERVE, "split the input at '// -----' lines and "
@@ -172,12 +175,16 @@ REFUSED_MLIR_FLAGS = {
 SUBCOMMAND_HELP = {
     "opt": "run passes given as flags (-PASS, -PASS='opt=v ...') or --pass-pipeline, like sdy_opt; "
            "generic MLIR passes (-inline, -symbol-dce, -canonicalize, -cse, ...) work too",
-    "run": "run a pipeline file, or a shipped pipeline by name (e.g. 'shardy_full')",
-    "explain": "run a pipeline with the debug options and print where VALUE's sharding came from; "
-               "VALUE: %name, FUNC:arg N, FUNC:result N, FILE:LINE:COL, or a JAX name (result_info, arg loc)",
+    "run": "run a pipeline file, or a shipped pipeline by name (e.g. 'sdy_propagation_pipeline', what XLA "
+           "runs; 'sdy-dsl pipelines' lists them)",
+    "explain": f"run a pipeline (default {DEFAULT_PIPELINE}) with the debug options and print where "
+               "VALUE's sharding came from, through calls; VALUE: %name, FUNC:arg N, FUNC:result N, "
+               "FILE:LINE:COL, or a JAX name (result_info, arg loc)",
     "diff": "print each value whose sharding differs between two output modules (two runs, e.g. tuned "
-            "and untuned), by function and SSA name; --report writes them as a page",
-    "passes": "list the passes (or show one: description and options)",
+            "and untuned), values paired by op and position in their function (an op only one side has "
+            "is listed as inserted or removed); --report writes them as a page",
+    "passes": "list the passes (or show one, or a shipped pipeline: description and options)",
+    "pipelines": "list the shipped pipelines, a line each ('sdy-dsl passes NAME' shows one's passes)",
     "cost": "the collectives a module's sharding needs, per function (two inputs or two tunings side by "
             "side; --xla: beside XLA's compiled program; default pipeline sdy-propagation-pipeline)",
     "search": "try a space of tunings (options, params, rules, priorities) and rank them by their cost; "
@@ -198,8 +205,12 @@ def _flag_lines(flags) -> list[str]:
 
 def help_text(command: str | None = None) -> str:
     """The global help, or COMMAND's: its usage, what it does and its options."""
+    if command == "cost":  # its options are cost_cli's, described there
+        from . import cost_cli
+        return "\n".join(["usage:", f"  {cost_cli.USAGE}", "", SUBCOMMAND_HELP[command], "",
+                          (cost_cli.__doc__ or "").strip(), "", f"  {'-h, --help':34} print this help"])
     if command is not None:
-        usage = [line for line in USAGE.splitlines() if line.strip().startswith(f"sdy-dsl {command} ")]
+        usage = [line for line in USAGE.splitlines() if (line.strip() + " ").startswith(f"sdy-dsl {command} ")]
         lines = ["usage:", *usage, "", SUBCOMMAND_HELP[command], "", "options:"]
         lines += _flag_lines(f for f in FLAGS if command in f.commands)
         lines.append(f"  {'-h, --help':34} print this help")
@@ -224,7 +235,7 @@ def _unknown_option(a: str, name: str, command: str) -> UsageError:
 
 def parse_args(argv: list[str]) -> Args:
     if not argv or argv[0] in ("-h", "--help", "help"):
-        topic = argv[1] if len(argv) > 1 and argv[0] == "help" and argv[1] in COMMANDS else None
+        topic = argv[1] if len(argv) > 1 and argv[0] == "help" and argv[1] in SUBCOMMAND_HELP else None
         print(help_text(topic))
         raise SystemExit(0)
     if argv[0] in ("--version", "-version"):
@@ -232,8 +243,8 @@ def parse_args(argv: list[str]) -> Args:
         raise SystemExit(0)
     args = Args(command=argv[0])
     if args.command not in COMMANDS:
-        raise UsageError(f"unknown command '{args.command}'{did_you_mean(args.command, COMMANDS)} "
-                         f"(expected {', '.join(COMMANDS)})")
+        raise UsageError(f"unknown command '{args.command}'{did_you_mean(args.command, SUBCOMMAND_HELP)} "
+                         f"(expected {', '.join(SUBCOMMAND_HELP)})")
     positional = []
     i = 1
     while i < len(argv):
@@ -336,12 +347,12 @@ def asm_options(args: Args) -> dict:
 
 def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
     if args.command in ("run", "explain"):
-        return load_pipeline_file(resolve_pipeline_file(args.pipeline_file or "shardy_full"))
+        return load_pipeline_file(resolve_pipeline_file(args.pipeline_file or DEFAULT_PIPELINE))
     if args.pipeline is not None:
         text = args.pipeline.strip()
         return parse_pipeline_string(text)
     steps = []
-    from .pipeline import check_pass_name, expand_step, mlir_pass_nesting, parse_option_string
+    from .pipeline import check_pass_name, expand_step, mlir_pass_nesting, parse_option_string, runnable_names
     from .pipeline_files import is_named_pipeline
     for name, value, flag in args.pass_flags:
         try:
@@ -355,7 +366,7 @@ def build_pipeline(args: Args, registry: PassRegistry) -> Pipeline:
         else:
             nesting = mlir_pass_nesting(name) if name in GENERIC_MLIR_PASSES else None
             if nesting is None:
-                hint = did_you_mean(name, list(registry.names()) + list(GENERIC_MLIR_PASSES)
+                hint = did_you_mean(name, runnable_names(registry) + list(GENERIC_MLIR_PASSES)
                                     + [f.name for f in FLAGS if "opt" in f.commands])
                 raise UsageError(f"unknown option or pass '{flag}'{hint} (see 'sdy-dsl opt --help' and "
                                  f"'sdy-dsl passes'; MLIR passes allowed: {', '.join(GENERIC_MLIR_PASSES)})")
@@ -460,14 +471,15 @@ def _write_atomically(path: str, text: str) -> None:
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
-        from .pipeline_files import describe_named_pipeline, is_named_pipeline
-        if is_named_pipeline(args.pass_name) and not args.json:
+        from .pipeline import runnable_names
+        from .pipeline_files import describe_named_pipeline, is_shipped_pipeline
+        if is_shipped_pipeline(args.pass_name) and not args.json:
             print(describe_named_pipeline(args.pass_name))
             return 0
         if args.pass_name.startswith(("sdy-", "mpmd-")):
             raise not_implemented_error(args.pass_name, registry)
-        raise UsageError(f"unknown pass '{args.pass_name}'{did_you_mean(args.pass_name, registry.names())} "
-                         f"(see 'sdy-dsl passes')")
+        raise UsageError(f"unknown pass '{args.pass_name}'{did_you_mean(args.pass_name, runnable_names(registry))} "
+                         f"(see 'sdy-dsl passes' and 'sdy-dsl pipelines')")
     for name in [args.pass_name] if args.pass_name else registry.names():
         p = registry.get(name)
         rows.append({"name": name, "summary": p.summary, "description": p.description.strip(),
@@ -486,6 +498,16 @@ def cmd_passes(args: Args, registry: PassRegistry) -> int:
         for oname, o in row["options"].items():
             extra = f" one of {{{', '.join(o['values'])}}}" if o.get("values") else ""
             print(f"    --{oname}: {o['type']}{extra} = {json.dumps(o['default'])}  {o['help']}")
+    return 0
+
+
+def cmd_pipelines() -> int:
+    """`sdy-dsl pipelines`: each shipped pipeline, a line each."""
+    from .pipeline_files import shipped_pipelines
+    rows = shipped_pipelines()
+    width = max(len(name) for name, _ in rows)
+    for name, description in rows:
+        print(f"{name:{width}}  {description}")
     return 0
 
 
@@ -570,13 +592,18 @@ _parsing = False
 
 def _main(argv: list[str]) -> int:
     global _parsing
-    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py)
+    _parsing = True
+    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py); --help is the CLI's
+        if any(a in ("-h", "--help", "-help") for a in argv[1:]):
+            print(help_text("cost"))
+            raise SystemExit(0)
+        _parsing = False
         from .cost_cli import main as cost_main
         return cost_main(argv[1:])
-    if argv[:1] == ["search"]:  # its own small parser (sdy_dsl/search_cli.py)
+    if argv[:1] == ["search"]:  # its own small parser and --help (sdy_dsl/search_cli.py)
+        _parsing = False
         from .search_cli import main as search_main
         return search_main(argv[1:])
-    _parsing = True
     args = parse_args(argv)
     if _STARTUP_ERROR is not None:
         raise _STARTUP_ERROR
@@ -591,6 +618,8 @@ def _main(argv: list[str]) -> int:
                             include_builtin=not args.only_rule_dirs)
     if args.command == "passes":
         return cmd_passes(args, registry)
+    if args.command == "pipelines":
+        return cmd_pipelines()
     if args.command == "diff":
         return cmd_diff(args)
     if args.command == "builders":

@@ -14,15 +14,16 @@ from .mlir_context import make_context
 from .passes import PassRegistry
 from .pipeline import Pipeline
 from .report import write_report
+from .resources import DEFAULT_PIPELINE
 from .stories import ModuleStories, debug_options
 
 
-def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = "shardy_full", *,
+def explain(module_or_text: ModuleLike, value: str, pipeline: PipelineLike = DEFAULT_PIPELINE, *,
             rules: str | Path | Sequence[str | Path] | None = None, report: str | Path | None = None,
             source_name: str | None = None) -> str:
     """Why VALUE got its sharding: `sdy-dsl explain` from Python.
 
-    Runs PIPELINE (as `run_pipeline` takes it) with the reference's debug
+    Runs PIPELINE (as `run_pipeline` takes it; default what XLA runs) with the reference's debug
     options and returns, per axis of VALUE's sharding, the user sharding it
     came from and the propagation steps that carried it (the text the CLI
     prints). VALUE: `%name`, `main:arg 3`, `main:result 0`, `file.py:12:8` or
@@ -43,20 +44,28 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
     PROGRESS prints each pass as it starts; TIMINGS (a dict) receives each pass's seconds."""
     options = debug_options(pipeline, PassRegistry(pipeline.rule_dirs + [Path(d) for d in rules or []]))
     note = ""
+
+    def run(debug: dict, verify_each: bool):
+        return run_pipeline(source, with_options(pipeline, {p: o for p, o in debug.items() if o}), rules=rules,
+                            debuginfo=True, source_name=source_name, progress=progress, verify_each=verify_each)
     try:
         # Verified after each pass as in the reference, whose verifier rejects
         # recorded edges that a later pass would sink out of sight.
-        result = run_pipeline(source, with_options(pipeline, options), rules=rules, debuginfo=True,
-                              source_name=source_name, progress=progress, verify_each=True)
+        result = run(options, True)
     except DiagnosticsError as e:
-        # The reference's propagation edges cannot always be recorded (e.g. on a
-        # data-flow edge with several sources its verifier rejects them, in the
-        # reference too): fall back to the origins alone.
-        origins_only = {p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}
-        result = run_pipeline(source, with_options(pipeline, {p: o for p, o in origins_only.items() if o}),
-                              rules=rules, debuginfo=True, source_name=source_name, progress=progress)
-        note = ("note: origins only: the propagation steps could not be recorded on this module "
-                f"({e.lines[0] if e.lines else e})")
+        # The reference's propagation edges cannot always be recorded: on a
+        # data-flow edge with several sources (a while loop's: a scan) its
+        # verifier rejects them, in the reference too. Unverified, the run keeps
+        # every other step (those are sunk out of sight with their edges), so a
+        # chain stops at such a loop; failing that, the origins alone.
+        try:
+            result = run(options, False)
+            note = ("note: the propagation steps through some data-flow edges (a while loop's, e.g. a scan's) "
+                    f"could not be recorded, and a chain stops there ({first_error(e)})")
+        except DiagnosticsError:
+            result = run({p: {k: v for k, v in o.items() if "origins" in k} for p, o in options.items()}, False)
+            note = ("note: origins only: the propagation steps could not be recorded on this module "
+                    f"({first_error(e)})")
     if timings is not None:
         timings.update(result.pass_seconds)
     with make_context(), ir.Location.unknown():
@@ -67,3 +76,9 @@ def explain_source(source: str | bytes, value_spec: str, pipeline: Pipeline, *, 
         if report is not None:
             write_report(stories, report, source_name, focus=stories.story(func, kind, what).key, rules=rules)
     return text
+
+
+def first_error(e: DiagnosticsError) -> str:
+    """The error that failed a run: its first `error:` line (warnings come before it
+    in program order, e.g. the registry's about an op it does not know, and are no reason)."""
+    return next((line for line in e.lines if ": error: " in line), e.lines[0] if e.lines else str(e))

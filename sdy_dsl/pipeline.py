@@ -149,8 +149,10 @@ def resolve_pipeline_file(spec: str | Path) -> Path:
     shipped = shipped_pipeline(str(spec))
     if shipped is not None:
         return shipped
-    raise UsageError(f"no pipeline file '{spec}' and no shipped pipeline of that name "
-                     f"(shipped: {', '.join(shipped_pipeline_names())}, in {builtin_pipelines_dir()})")
+    raise UsageError(f"no pipeline file '{spec}' and no shipped pipeline of that name"
+                     f"{did_you_mean(str(spec), pipeline_files.pipeline_names())} "
+                     f"(shipped: {', '.join(shipped_pipeline_names())}, in {builtin_pipelines_dir()}; "
+                     f"'sdy-dsl pipelines' describes them)")
 
 
 # --------------------------------------------------------------------------- MLIR's own pass registry
@@ -207,7 +209,7 @@ def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyD
                                 f"(--rules DIR loads yours over them)")
     nesting = mlir_pass_nesting(name)
     if nesting is None:
-        return _error_at(where, f"unknown pass '{name}'{did_you_mean(name, registry.names())} "
+        return _error_at(where, f"unknown pass '{name}'{did_you_mean(name, runnable_names(registry))} "
                                 f"(see 'sdy-dsl passes')")
     text = f"builtin.module({name})" if nesting == "builtin.module" else f"builtin.module(func.func({name}))"
     expanded = _pass_names_in(str(parse_mlir_pipeline(text)))
@@ -216,6 +218,11 @@ def not_implemented_error(name: str, registry: PassRegistry, where=None) -> SdyD
     if missing == [name] or not missing:
         return _error_at(where, f"not implemented by sdy-dsl yet: {name}")
     return _error_at(where, f"not implemented by sdy-dsl yet: {name} needs {', '.join(missing)}")
+
+
+def runnable_names(registry: PassRegistry) -> list[str]:
+    """The passes and the shipped pipelines: what a misspelled pass or pipeline is matched against."""
+    return list(registry.names()) + pipeline_files.pipeline_names()
 
 
 def _error_at(where, message: str) -> SdyDslError:

@@ -97,18 +97,44 @@ def named_pipeline_options(name: str) -> dict[str, OptionDecl]:
 
 
 def describe_named_pipeline(name: str) -> str:
-    """What `sdy-dsl passes NAME` prints: the description, the options, the file
-    and the passes it runs with its default options."""
-    path = named_pipeline_file(name)
+    """What `sdy-dsl passes NAME` prints for a shipped pipeline (by its `name:`,
+    `sdy-propagation-pipeline`, or its file's stem, `shardy_full`): the
+    description, the options, the file and the passes it runs with its default
+    options."""
+    path = named_pipeline_file(name) or shipped_pipeline(name)
     doc = _load(path)
     lines = [f"{name}  (pipeline)", f"    {' '.join(str(doc.get('description', '')).split())}"]
     for decl in _option_decls(doc, path).values():
         default = ("true" if decl.default else "false") if decl.type == "bool" else json.dumps(decl.default)
         lines.append(f"    --{decl.name}: {decl.type} = {default}  {' '.join(decl.help.split())}")
     lines.append(f"    pipeline file: {path}")
-    steps = named_pipeline_steps(name, {})
+    steps = named_pipeline_steps(name, {}) if is_named_pipeline(name) else load_pipeline_file(path).steps
     lines.append("    passes: " + ", ".join(f"{s.nested_in}({s.name})" if s.nested_in else s.name for s in steps))
     return "\n".join(lines)
+
+
+def is_shipped_pipeline(name: str) -> bool:
+    """NAME is a shipped pipeline: a named one (`sdy-propagation-pipeline`) or a file's stem (`shardy_full`)."""
+    return is_named_pipeline(name) or ("." not in name and shipped_pipeline(name) is not None)
+
+
+def shipped_pipelines() -> list[tuple[str, str]]:
+    """(name, one-line description) of every shipped pipeline: its `name:` if it
+    has one (it runs as a pass too), else the file's stem (`sdy-dsl run STEM`)."""
+    rows = []
+    for stem in shipped_pipeline_names():
+        doc = _load(shipped_pipeline(stem))
+        rows.append((doc.get("name") or stem, " ".join(str(doc.get("description", "")).split())))
+    return rows
+
+
+def pipeline_names() -> list[str]:
+    """Every name a shipped pipeline answers to: `name:` and file stem (for "did you mean")."""
+    names = []
+    for stem in shipped_pipeline_names():
+        doc = load_yaml(shipped_pipeline(stem))
+        names += [stem] + ([doc["name"]] if isinstance(doc, dict) and isinstance(doc.get("name"), str) else [])
+    return names
 
 
 # --------------------------------------------------------------------------- pipeline files

@@ -1,7 +1,7 @@
 """A pytest plugin (installed with sdy-dsl) for snapshot tests of rule files.
 
     def test_my_rules(sdy_dsl_snapshot):
-        sdy_dsl_snapshot("models/gpt.mlir", "shardy_full")
+        sdy_dsl_snapshot("models/gpt.mlir")   # sdy-propagation-pipeline, what XLA runs
 
 runs the pipeline on the module (with the rule directory given by
 `--sdy-dsl-rules DIR`, the `sdy_dsl_rules` ini option, or `rules=`) and
@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import pytest
+
+from .resources import DEFAULT_PIPELINE
 
 try:
     from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
@@ -51,11 +53,11 @@ def _rule_dirs(config: pytest.Config) -> list[Path]:
 
 @pytest.fixture
 def sdy_dsl_snapshot(request: pytest.FixtureRequest) -> Callable[..., Any]:
-    """`check(module_or_text, pipeline, *, rules=None, options=None, name=None)`.
+    """`check(module_or_text, pipeline=DEFAULT_PIPELINE, *, rules=None, options=None, name=None)`.
 
     module_or_text: MLIR text, a path to a .mlir file, an `ir.Module` or a JAX
     `Lowered`; pipeline: a pass-pipeline string, a pipeline file or a shipped
-    pipeline name. Returns the `PipelineResult` after asserting its text equals
+    pipeline name (default `sdy-propagation-pipeline`, what XLA runs). Returns the `PipelineResult` after asserting its text equals
     the snapshot (NAME tells several snapshots of one test apart).
     """
     if SingleFileSnapshotExtension is None:
@@ -63,7 +65,7 @@ def sdy_dsl_snapshot(request: pytest.FixtureRequest) -> Callable[..., Any]:
     snapshot = request.getfixturevalue("snapshot")
     default_rules = _rule_dirs(request.config)
 
-    def check(module_or_text: Any, pipeline: Any, *, rules: Any = None,
+    def check(module_or_text: Any, pipeline: Any = DEFAULT_PIPELINE, *, rules: Any = None,
               options: Mapping[str, Mapping[str, Any]] | None = None, name: str | None = None):
         from .api import run_pipeline
         if isinstance(module_or_text, str) and "\n" not in module_or_text and module_or_text.endswith(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 from jaxlib.mlir import ir
@@ -44,6 +45,7 @@ class _Model:
         self._result_rows: dict[tuple[int, int], int] = {}  # (func index, result number) -> value id
         self.comm: list[list] = []  # [kind, axes, tensor, sharding, bytes, where, value id or -1]
         self.comm_error = ""
+        self.calls: dict[int, int] = {}  # op index of a func.call -> its callee's function index
 
     def s(self, text: str) -> int:
         found = self._string_ids.get(text)
@@ -88,6 +90,7 @@ class _Model:
             for i, arg in enumerate(block.arguments):
                 vid = self.vid(arg)
                 self.add_story(fi, func, "arg", i, vid)
+                self.values[vid]["a"] = i  # an argument: the page's chains cross to the call's operand
                 rows.append(vid)
             returned = []
             for op in st._ops(func):
@@ -114,7 +117,7 @@ class _Model:
                 self.add_story(fi, func, "result", i, vid)
                 self._result_rows[(fi, i)] = vid
                 rows.append(vid)
-            entry = {"name": st._func_name(func), "rows": rows}
+            entry = {"name": st._func_name(func), "rows": rows, "returned": returned}
             attrs = st._func_arg_attrs(func, "res_attrs")
             edges = _attr(ir.DictAttr(attrs[0]), PROPAGATION_EDGES_ATTR) if attrs else None
             if edges is not None and len(st._results_types(func)) == 1:
@@ -122,6 +125,13 @@ class _Model:
             self.funcs.append(entry)
         # Uses in the order the IR lists them (the chain walk breaks ties by it).
         op_index = {op: i for i, op in enumerate(self._op_objects)}
+        # The call graph, for chains through calls (stories.ModuleStories._across_call).
+        func_index = {f.operation: i for i, f in enumerate(st.funcs)}
+        self.calls = {op_index[call]: func_index[callee.operation] for call, callee in st.callee_of.items()}
+        for fi, func in enumerate(st.funcs):
+            sites = st.call_sites.get(func.operation)
+            if sites:
+                self.funcs[fi]["sites"] = [op_index[call] for call in sites]
         for value, vid in self.ids.items():
             uses = [[op_index[use.owner.operation], use.operand_number] for use in value.uses
                     if use.owner.operation in op_index]
@@ -166,7 +176,7 @@ class _Model:
         return {"title": title, "meshes": [{"name": n, "axes": axes} for n, axes in self.stories.meshes],
                 "mesh_axes": self.stories.mesh_axes, "strings": self.strings, "values": self.values,
                 "ops": self.ops, "funcs": self.funcs, "focus": self.keys.get(focus or "", -1),
-                "comm": self.comm, "comm_error": self.comm_error}
+                "comm": self.comm, "comm_error": self.comm_error, "calls": self.calls}
 
 
 def report_model(stories: ModuleStories) -> _Model:
@@ -203,40 +213,110 @@ def write_report(stories: ModuleStories, path: str, source_name: str, focus: str
 
 
 # --------------------------------------------------------------------------- diff
+#
+# Two outputs of one input are compared value by value; a value is paired with
+# its counterpart by what it is, not by its SSA number (a pass that inserts an
+# op renumbers every later value): per function, the values in program order,
+# each as (op, result number, type, location) (an argument by its number, a
+# function result by its name), aligned as a sequence diff aligns lines. A
+# value that only one side has is listed as inserted (only in B) or removed
+# (only in A).
+
+
+def _identity(model: _Model, vid: int) -> tuple:
+    """What value VID is, independent of its SSA name (see above). A location
+    in the compared file itself (an output printed without debug info) is
+    only where the op was printed, so it is no part of what the value is."""
+    v = model.values[vid]
+    what = model.strings[v["w"]] if "w" in v else ""
+    location = model.strings[v["l"]] if "l" in v else ""
+    if location.startswith(model.stories.source_name + ":"):
+        location = ""
+    return (what, v.get("a"), v.get("r"), model.strings[v["t"]], location, v["n"] if what == "result" else "")
+
+
+@dataclass
+class Pairing:
+    pairs: list[tuple[int, int]]  # (value id in A, value id in B)
+    only_a: list[int]  # removed: in A, not in B
+    only_b: list[int]  # inserted: in B, not in A
+
+
+def pair_values(a: _Model, b: _Model) -> Pairing:
+    from difflib import SequenceMatcher
+    pairing = Pairing([], [], [])
+    b_funcs = {f["name"]: f for f in b.funcs}
+    for fa in a.funcs:
+        rows_a, rows_b = fa["rows"], b_funcs.pop(fa["name"], {"rows": []})["rows"]
+        matcher = SequenceMatcher(None, [_identity(a, v) for v in rows_a], [_identity(b, v) for v in rows_b],
+                                  autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                pairing.pairs += zip(rows_a[i1:i2], rows_b[j1:j2])
+            else:
+                pairing.only_a += rows_a[i1:i2]
+                pairing.only_b += rows_b[j1:j2]
+    for fb in b_funcs.values():  # functions only B has
+        pairing.only_b += fb["rows"]
+    return pairing
+
+
+def _sharding(model: _Model, vid: int) -> str:
+    v = model.values[vid]
+    return model.strings[v["s"]] if "s" in v else ""
 
 
 def differing(a: _Model, b: _Model) -> list[tuple[str, str, str, str]]:
     """(key, op, sharding in A, sharding in B) for each value whose sharding differs
-    (a value only one module has shows 'missing' on the other side)."""
+    (a value only one side has shows 'missing' on the other, and its key says which)."""
+    keys_a, keys_b = _keys_by_value(a), _keys_by_value(b)
+    pairing = pair_values(a, b)
     out = []
-    for key, vid in a.keys.items():
-        va = a.values[vid]
-        sa = a.strings[va["s"]] if "s" in va else ""
-        other = b.keys.get(key)
-        sb = "missing" if other is None else (b.strings[b.values[other]["s"]] if "s" in b.values[other] else "")
+    for va, vb in pairing.pairs:
+        sa, sb = _sharding(a, va), _sharding(b, vb)
         if sa != sb:
-            out.append((key, a.strings[va["w"]], sa, sb))
-    for key, vid in b.keys.items():
-        if key not in a.keys:
-            vb = b.values[vid]
-            out.append((key, b.strings[vb["w"]], "missing", b.strings[vb["s"]] if "s" in vb else ""))
+            key = keys_a[va] + (f"  (B: {b.values[vb]['n']})" if b.values[vb]["n"] != a.values[va]["n"] else "")
+            out.append((key, a.strings[a.values[va]["w"]], sa, sb))
+    for vid in pairing.only_a:
+        out.append((f"{keys_a[vid]}  (only in A: removed)", a.strings[a.values[vid]["w"]], _sharding(a, vid),
+                    "missing"))
+    for vid in pairing.only_b:
+        out.append((f"{keys_b[vid]}  (only in B: inserted)", b.strings[b.values[vid]["w"]], "missing",
+                    _sharding(b, vid)))
     return out
+
+
+def _keys_by_value(model: _Model) -> dict[int, str]:
+    return {vid: key for key, vid in model.keys.items()}
 
 
 def diff_text(a: _Model, b: _Model, name_a: str, name_b: str) -> str:
     rows = differing(a, b)
     if not rows:
         return f"no sharding differs between {name_a} and {name_b} ({len(a.keys)} values)"
-    lines = [f"{len(rows)} of {len(a.keys)} values have different shardings (A: {name_a}, B: {name_b})"]
+    changed = sum(1 for _, _, sa, sb in rows if "missing" not in (sa, sb))
+    head = f"{changed} of {len(a.keys)} values have different shardings (A: {name_a}, B: {name_b})"
+    inserted = sum(1 for _, _, sa, _ in rows if sa == "missing")
+    removed = len(rows) - changed - inserted
+    if inserted or removed:
+        head += f"; {inserted} values only in B (inserted), {removed} only in A (removed)"
+    lines = [head]
     for key, what, sa, sb in rows:
-        lines.append(f"{key}" + (f" = {what}" if what not in ("argument", "result") else f" ({what})"))
-        lines.append(f"  A: {sa or 'replicated (no sharding)'}")
-        lines.append(f"  B: {sb or 'replicated (no sharding)'}")
+        name, _, note = key.partition("  (")
+        lines.append(name + (f" = {what}" if what not in ("argument", "result") else f" ({what})")
+                     + (f"  ({note}" if note else ""))
+        lines.append(f"  A: {_shown(sa)}")
+        lines.append(f"  B: {_shown(sb)}")
     return "\n".join(lines)
 
 
+def _shown(sharding: str) -> str:
+    return {"": "replicated (no sharding)", "missing": "-"}.get(sharding, sharding)
+
+
 def diff_report_data(a: _Model, b: _Model, name_a: str, name_b: str) -> dict:
-    """A's report with B's sharding beside each value (`s2`), and the differing ones marked."""
+    """A's report with B's sharding beside each value (`s2`: its counterpart's, paired
+    as `differing` pairs them; "only in A" for a removed one), the differing ones marked."""
     data = a.data(None, f"sdy-dsl: shardings of {name_a} (A) and {name_b} (B)")
     values = [dict(v) for v in data["values"]]
     strings = list(a.strings)
@@ -247,13 +327,14 @@ def diff_report_data(a: _Model, b: _Model, name_a: str, name_b: str) -> dict:
             index[text] = len(strings)
             strings.append(text)
         return index[text]
-    for key, vid in a.keys.items():
-        other = b.keys.get(key)
-        sb = "missing" if other is None else (b.strings[b.values[other]["s"]] if "s" in b.values[other] else "")
-        sa = a.strings[values[vid]["s"]] if "s" in values[vid] else ""
+    pairing = pair_values(a, b)
+    counterpart = dict(pairing.pairs)
+    for vid in a.keys.values():
+        other = counterpart.get(vid)
+        sb = "only in A" if other is None else _sharding(b, other)
         if sb:
             values[vid]["s2"] = intern(sb)
-        if sa != sb:
+        if _sharding(a, vid) != sb:
             values[vid]["x"] = 1
     data.update(values=values, strings=strings, diff=[name_a, name_b])
     return data

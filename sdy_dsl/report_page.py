@@ -18,6 +18,10 @@ td, th { text-align: left; padding: 3px 8px; border-bottom: 1px solid #eee; font
 tr.value { cursor: pointer; } tr.value:hover { background: #eef; } tr.selected { background: #dde; }
 tr.differs td.sh { background: #fff3cd; }
 td.comm { color: #a40; } .commsum { margin: 2px 0 6px; }
+/* Long names (JAX's pytree paths, SSA names, op names) end in an ellipsis within
+   their column; the whole name is the cell's title (on hover). */
+td.clip { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+td.sh { overflow-wrap: anywhere; }
 .axis { padding: 0 4px; border-radius: 3px; color: #000; }
 .repl { color: #777; font-style: italic; }
 .legend span { margin-right: 8px; }
@@ -84,9 +88,27 @@ function describe(op, ref) {
   const text = (ref >= 0 ? "operand-" : "result-") + i;
   return i < list.length ? `${text} (${V[list[i]].n})` : text;
 }
+function stepText(step) { return step === null ? "call" : `step ${step}`; }
+function whereOf(f, home) { return f === home ? "" : D.funcs[f].name + " "; }
+// Where value V came from through a call (stories.ModuleStories._across_call).
+function acrossCall(v, home) {
+  const x = V[v];
+  if (x.d !== undefined && D.calls[x.d] !== undefined) {
+    const fi = D.calls[x.d], callee = D.funcs[fi], n = x.r, ret = callee.returned[n];
+    return {hop: {step: null, op: `${whereOf(x.f, home)}${x.n} = call ${callee.name}`, location: str(OPS[x.d][1]),
+                  source: `result ${n} of ${callee.name} (${V[ret].n})`, target: `result-${n} (${x.n})`}, next: ret, into: fi};
+  }
+  const f = D.funcs[x.f];
+  if (x.a === undefined || !f || !f.sites) return null;
+  const op = OPS[f.sites[0]], operand = op[2][x.a], caller = V[operand].f;
+  const label = (op[3].length ? `${V[op[3][0]].n} = ` : "") + `call ${f.name}`;
+  return {hop: {step: null, op: whereOf(caller, home) + label, location: str(op[1]),
+                source: `operand-${x.a} (${V[operand].n})`, target: `argument ${x.a} of ${f.name} (${x.n})`},
+          next: operand, into: caller};
+}
 function chainOf(start, axis) {
-  const hops = [], seen = new Set();
-  let cur = start, before = null;
+  const hops = [], seen = new Set(), home = V[start].f;
+  let cur = start, before = null, where = "";
   for (;;) {
     const cands = [], v = V[cur];
     if (v.d !== undefined) {
@@ -97,11 +119,18 @@ function chainOf(start, axis) {
       for (const e of OPS[u][4] || []) if (e[1] === axis && e[3].includes(n)) cands.push([e, u, n]);
     let best = null;
     for (const c of cands) if ((before === null || c[0][0] < before) && (!best || c[0][0] > best[0][0])) best = c;
-    if (!best) return hops.reverse();
+    if (!best) {
+      const c = acrossCall(cur, home);
+      if (!c || seen.has("call/" + c.hop.op + "/" + c.hop.target)) return hops.reverse();
+      seen.add("call/" + c.hop.op + "/" + c.hop.target);
+      hops.push(c.hop);
+      cur = c.next; where = whereOf(c.into, home);
+      continue;
+    }
     const [e, o, target] = best, op = OPS[o];
     if (seen.has(e[0] + "/" + o)) return hops.reverse();
     seen.add(e[0] + "/" + o);
-    const label = op[3].length ? `${V[op[3][0]].n} = ${str(op[0])}` : str(op[0]);
+    const label = where + (op[3].length ? `${V[op[3][0]].n} = ${str(op[0])}` : str(op[0]));
     hops.push({step: e[0], op: label, location: str(op[1]), source: describe(op, e[2]), target: describe(op, target)});
     const src = e[2], list = src >= 0 ? op[2] : op[3], next = list[src >= 0 ? src : ~src];
     if (next === undefined) return hops.reverse();
@@ -115,7 +144,8 @@ function storyChains(v) {
     if (str(origin) !== "self") chain = chainOf(x.ret !== undefined ? x.ret : v, axis);
     const f = D.funcs[x.f];
     if (x.ret !== undefined && f && f.ret_edges !== undefined) {
-      const after = chain.length ? chain[chain.length - 1].step : -1;
+      const steps = chain.map(h => h.step).filter(s => s !== null);
+      const after = steps.length ? steps[steps.length - 1] : -1;
       for (const e of f.ret_edges)
         if (e[1] === axis && e[0] > after)
           for (const t of e[3]) chain.push({step: e[0], op: "return", location: "", source: `${e[2]} (returned value)`, target: `${t} (function result)`});
@@ -139,6 +169,7 @@ function commSummary(f) {
   if (!kinds.length) return "communication: none";
   return "communication (bytes per device): " + kinds.map(k => `${esc(k)} ${f.comm[k][0]} (${f.comm[k][1]} B)`).join(", ");
 }
+function clipped(text) { return `<td class="clip" title="${esc(text)}">${esc(text)}</td>`; }
 const COLS = "<colgroup>" + (DIFF ? [9, 15, 10, 10, 8, 24, 24] : [8, 15, 10, 10, 8, 31, 18]).map(w => `<col style="width:${w}%">`).join("") + "</colgroup>";
 let html = "";
 for (const f of D.funcs) {
@@ -148,8 +179,8 @@ for (const f of D.funcs) {
   for (let i = 0; i < f.rows.length; i++) {
     if (i % CHUNK === 0) html += (i ? "</table></div>" : "") + `<div class="chunk"><table class="rows">${COLS}`;
     const v = f.rows[i], x = V[v], sh = str(x.s);
-    html += `<tr class="value${x.x ? " differs" : ""}" data-v="${v}"><td>${esc(x.n)}</td><td>${esc(what(v))}</td>` +
-            `<td>${esc(x.j || "")}</td><td>${esc(shapeText(v))}</td><td>${esc(shardShape(str(x.t), sh))}</td>` +
+    html += `<tr class="value${x.x ? " differs" : ""}" data-v="${v}">${clipped(x.n)}${clipped(what(v))}` +
+            `${clipped(x.j || "")}${clipped(shapeText(v))}${clipped(shardShape(str(x.t), sh))}` +
             `<td class="sh">${paint(sh)}</td>` + (DIFF ? `<td class="sh">${x.s2 === undefined ? paint("") : paint(str(x.s2))}</td>` : `<td class="comm">${commCell(x)}</td>`) + `</tr>`;
   }
   if (f.rows.length) html += "</table></div>";
@@ -179,7 +210,7 @@ function show(v) {
     h += `<div class="story" data-axis="${esc(a.axis)}"><p>axis <span class="axis" style="background:${colour[a.axis.split(":")[0]] || "#eee"}">${esc(a.axis)}</span> ` +
          `from <span class="origin">${esc(a.text)}</span></p>`;
     for (const s of a.chain)
-      h += `<div class="hop">step ${s.step}: ${esc(s.op)}: ${esc(s.source)} &rarr; ${esc(s.target)}${s.location ? " (" + esc(s.location) + ")" : ""}</div>`;
+      h += `<div class="hop">${stepText(s.step)}: ${esc(s.op)}: ${esc(s.source)} &rarr; ${esc(s.target)}${s.location ? " (" + esc(s.location) + ")" : ""}</div>`;
     h += "</div>";
   }
   if (x.d !== undefined) {

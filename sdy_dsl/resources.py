@@ -30,6 +30,12 @@ def _data_dir(name: str, in_checkout: str) -> Path:
                       f"(looked in '{packaged}' and '{checkout}'); reinstall sdy-dsl")
 
 
+# What XLA runs on a JAX module, and so the pipeline `explain`, `run_pipeline` and
+# the pytest plugin run when none is named (`shardy_full`, the seed chain, treats
+# every call as opaque, and every JAX program has calls).
+DEFAULT_PIPELINE = "sdy-propagation-pipeline"
+
+
 def builtin_rules_dir() -> Path:
     """The built-in rule files: one YAML per pass, interfaces.yaml and the data files."""
     return _data_dir("rules", "rules")

@@ -11,7 +11,9 @@ and the sink's `sink-debug-*`), then reads what they recorded on the output:
 
 For one value it prints the final sharding and, per axis, the origin and the
 chain of steps (followed backwards from the value to the origin, printed in
-step order). `--report out.html` writes every value of the module that way,
+step order), through `func.call`s: a call's result comes from what its callee
+returns, a callee's argument from its call's operand (`call:` lines; the
+pipeline records no step there, see Hop). `--report out.html` writes every value of the module that way,
 as a page: functions, each value's sharding coloured per mesh axis, the origin
 chain on click.
 """
@@ -28,8 +30,8 @@ from .errors import UsageError
 from .passes import PassRegistry
 from .pipeline import Pipeline
 from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
-from .runtime.values import SHARDING_ATTR
-from .runtime.values import ops_under
+from .runtime.interfaces import table
+from .runtime.values import SHARDING_ATTR, ops_under
 
 # The reference's debug options (pass option names of Shardy's passes).
 DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",
@@ -38,6 +40,7 @@ DEBUG_OPTIONS = ("debug-sharding-origins", "debug-propagation-edge-sharding",
 _FILE_LINE_COL = re.compile(r'"([^"]*)":(\d+):(\d+)')
 _NAME_LOC = re.compile(r'^loc\("([^"]*)"(?!:)')
 _STEP = re.compile(r"step-(\d+)")
+_AXIS_NAME = re.compile(r'[^":]*')  # "data" of an origin's key `data` or `data":(1)2`
 _EDGE = re.compile(r'\{\s*("[^"]*"(?::\(\d+\)\d+)?|[\w.]+(?::\(\d+\)\d+)?)\s*=\s*((?:operand|result)-\d+)'
                    r'\s*->\s*\[([^\]]*)\]\s*\}')
 
@@ -67,8 +70,13 @@ class Edge:
 
 @dataclass
 class Hop:
-    """One propagation step of a chain: AXIS moved from SOURCE to TARGET through OP."""
-    step: int
+    """One propagation step of a chain: AXIS moved from SOURCE to TARGET through OP.
+
+    STEP is None where the chain crosses a `func.call` (call operand -> callee
+    argument, callee result -> call result): the pipeline propagates through a
+    call as a named computation and exports it as a call again, and the steps
+    it recorded on the way in and out do not survive that export."""
+    step: int | None
     op: str  # "%2 = stablehlo.dot_general"
     location: str
     source: str  # "operand-0 (%1)"
@@ -110,10 +118,15 @@ class ValueStory:
             lines.append(f"  axis {story.axis}: from {story.origin_text}  [origin \"{story.origin}\"]")
             for hop in story.chain:
                 where = f"  ({hop.location})" if hop.location else ""
-                lines.append(f"    step {hop.step}: {hop.op}: {hop.source} -> {hop.target}{where}")
+                lines.append(f"    {step_text(hop.step)}: {hop.op}: {hop.source} -> {hop.target}{where}")
             if not story.chain and story.origin != "self":
                 lines.append("    (no propagation step recorded on the way)")
         return "\n".join(lines)
+
+
+def step_text(step: int | None) -> str:
+    """`step 4`, or `call` where a chain crosses a call (Hop.step)."""
+    return "call" if step is None else f"step {step}"
 
 
 def _location_text(loc: ir.Location, source_name: str) -> str:
@@ -179,15 +192,29 @@ class ModuleStories:
         self._arg_attrs: dict = {}
         self._returns: dict = {}
         self.meshes: list[tuple[str, list[tuple[str, int]]]] = []  # (name, [(axis, size)])
+        self.callee_of: dict[ir.Operation, Any] = {}  # func.call -> its callee's func.func
+        self.call_sites: dict[ir.Operation, list[ir.Operation]] = {}  # func.func -> its calls, in program order
         for op in module.body.operations:
             if op.operation.name == "sdy.mesh":
                 axes = [(a, int(n)) for a, n in re.findall(r'"([^"]+)"=(\d+)', str(op.operation.attributes["mesh"]))]
                 self.meshes.append((ir.StringAttr(op.operation.attributes["sym_name"]).value, axes))
                 self.mesh_axes += [a for a, _ in axes if a not in self.mesh_axes]
+        by_name = {self._func_name(func): func for func in self.funcs}
+        self._func_of: dict[ir.Operation, Any] = {}  # a call -> the function it is in
         for func in self.funcs:
             for op in self._ops(func):
                 if ORIGIN_NAME_ATTR in op.attributes:
                     self.by_origin_name[ir.StringAttr(op.attributes[ORIGIN_NAME_ATTR]).value] = op
+                if op.name == "func.call":
+                    callee = by_name.get("@" + ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+                    if callee is not None:
+                        self.callee_of[op] = callee
+                        self._func_of[op] = func
+                        self.call_sites.setdefault(callee.operation, []).append(op)
+        # The functions whose arguments and results the origins `input: i` / `output: i`
+        # of a callee's values name: propagation saw one flattened entry function.
+        self.entry_funcs = [f for f in self.funcs if "sym_visibility" not in f.operation.attributes
+                            or ir.StringAttr(f.operation.attributes["sym_visibility"]).value == "public"]
 
     @staticmethod
     def _func_name(func) -> str:
@@ -324,10 +351,10 @@ class ModuleStories:
             attrs = self._func_arg_attrs(func, "arg_attrs")
             d = ir.DictAttr(attrs[what]) if what < len(attrs) else None
             sharding = _attr(d, SHARDING_ATTR) if d is not None else None
-            origins = _origins(_attr(d, SHARDING_ORIGINS_ATTR)) if d is not None else {}
+            value = arg
+            origins = self.origins_of(value)
             story = ValueStory(f"{fname} {self._name(arg)}", fname, self._name(arg), "argument",
                                _jax_arg_name(arg.location), "", str(sharding) if sharding else "")
-            value = arg
         elif kind == "result":
             attrs = self._func_arg_attrs(func, "res_attrs")
             d = ir.DictAttr(attrs[what]) if what < len(attrs) else None
@@ -338,28 +365,101 @@ class ModuleStories:
                                ir.StringAttr(info).value if info is not None else "", "",
                                str(sharding) if sharding else "")
             value = self._returned(func)[what]
+            if not origins:  # a callee's result: what it returns
+                origins = _on_axes_of(story.sharding, self.origins_of(value))
         else:
             value = ir.OpResult(what)
             op = value.owner.operation
-            index = value.result_number
-            sharding, origins = None, {}
-            if SHARDING_ATTR in op.attributes:
-                sharding = _result_sharding(op, index)
+            sharding = _result_sharding(op, value.result_number)
+            origins = self.origins_of(value)
+            story = ValueStory(f"{fname} {self._name(value)}", fname, self._name(value), op.name, "",
+                               _location_text(op.location, self.source_name), sharding or "")
+        for axis, origin in origins.items():
+            chain = [] if origin == "self" or not with_chains else self._chain(value, axis, func)
+            if with_chains and kind == "result" and len(self._results_types(func)) == 1:
+                steps = [hop.step for hop in chain if hop.step is not None]
+                chain += self._return_hops(func, axis, steps[-1] if steps else -1)
+            story.axes.append(AxisStory(axis, origin, self._origin_text(func, origin), chain))
+        return story
+
+    def origins_of(self, value: ir.Value, seen: frozenset = frozenset()) -> dict[str, str]:
+        """{axis: origin} recorded for VALUE; where the pipeline recorded none
+        (a callee's argument, a call's result: named computations exported as
+        calls keep no origins), those of the value it came through the call from."""
+        if isinstance(value, ir.OpResult):
+            result = ir.OpResult(value)
+            op = result.owner.operation
             o = _attr(op.attributes, SHARDING_ORIGINS_ATTR)
             if o is not None:
                 if isinstance(o, ir.ArrayAttr):
                     arr = ir.ArrayAttr(o)
-                    origins = _origins(arr[index]) if index < len(arr) else {}
-                else:
-                    origins = _origins(o)
-            story = ValueStory(f"{fname} {self._name(value)}", fname, self._name(value), op.name, "",
-                               _location_text(op.location, self.source_name), sharding or "")
-        for axis, origin in origins.items():
-            chain = [] if origin == "self" or not with_chains else self._chain(value, axis)
-            if with_chains and kind == "result" and len(self._results_types(func)) == 1:
-                chain += self._return_hops(func, axis, chain[-1].step if chain else -1)
-            story.axes.append(AxisStory(axis, origin, self._origin_text(func, origin), chain))
-        return story
+                    return _origins(arr[result.result_number]) if result.result_number < len(arr) else {}
+                return _origins(o)
+            callee = self.callee_of.get(op)
+            if callee is not None and callee.operation not in seen:
+                returned = self._returned(callee)
+                if result.result_number < len(returned):
+                    return _on_axes_of(_result_sharding(op, result.result_number),
+                                       self.origins_of(returned[result.result_number], seen | {callee.operation}))
+            return {}
+        func, index = self._func_of_argument(value)
+        if func is None:
+            return {}
+        attrs = self._func_arg_attrs(func, "arg_attrs")
+        d = ir.DictAttr(attrs[index]) if index < len(attrs) else None
+        origins = _origins(_attr(d, SHARDING_ORIGINS_ATTR)) if d is not None else {}
+        sites = self.call_sites.get(func.operation, [])
+        if not origins and sites and func.operation not in seen:
+            sharding = _attr(d, SHARDING_ATTR) if d is not None else None
+            return _on_axes_of(str(sharding) if sharding is not None else "",
+                               self.origins_of(sites[0].operands[index], seen | {func.operation}))
+        return origins
+
+    def _func_of_argument(self, value: ir.Value):
+        """(func, argument number) when VALUE is an argument of a function, else (None, None)."""
+        arg = ir.BlockArgument(value)
+        owner = arg.owner.owner
+        if owner is None or owner.operation.name != "func.func":
+            return None, None
+        func = next((f for f in self.funcs if f.operation == owner.operation), None)
+        return func, arg.arg_number
+
+    def _where(self, func_op: ir.Operation, start) -> str:
+        """How a chain that starts in START names a step in FUNC_OP: nothing, or `@callee `."""
+        return "" if func_op == start.operation else self._func_name(func_op.opview) + " "
+
+    def _across_call(self, value: ir.Value, start) -> tuple[Hop, ir.Value, ir.Operation] | None:
+        """Where VALUE came from through a call, as (hop, value, function of that value):
+        a call's result from what the callee returns; a callee's argument from the
+        operand of its first call. The hop names the call's function unless it is START."""
+        if isinstance(value, ir.OpResult):
+            result = ir.OpResult(value)
+            call = result.owner.operation
+            callee = self.callee_of.get(call)
+            if callee is None:
+                return None
+            n = result.result_number
+            returned = self._returned(callee)[n]
+            where = self._where(self._func_of[call].operation, start)
+            hop = Hop(None, f"{where}{self._name(value)} = call {self._func_name(callee)}",
+                      _location_text(call.location, self.source_name),
+                      f"result {n} of {self._func_name(callee)} ({self._name(returned)})",
+                      f"result-{n} ({self._name(value)})")
+            return hop, returned, callee.operation
+        func, index = self._func_of_argument(value)
+        sites = self.call_sites.get(func.operation, []) if func is not None else []
+        if not sites:
+            return None
+        call = sites[0]
+        operand = call.operands[index]
+        label = f"call {self._func_name(func)}"
+        if len(call.results):
+            label = f"{self._name(call.results[0])} = {label}"
+        caller = self._func_of[call].operation
+        hop = Hop(None, self._where(caller, start) + label, _location_text(call.location, self.source_name),
+                  f"operand-{index} ({self._name(operand)})",
+                  f"argument {index} of {self._func_name(func)} ({self._name(value)})")
+        return hop, operand, caller
 
     def _return_hops(self, func, axis: str, after: int) -> list[Hop]:
         """The step that moved AXIS from the returned value to the function's result.
@@ -381,8 +481,10 @@ class ModuleStories:
         return text
 
     def _describe_origin(self, func, origin: str) -> str:
-        fname = self._func_name(func)
         m = re.fullmatch(r"(input|output): (\d+)", origin)
+        if m and func not in self.entry_funcs and self.entry_funcs:
+            func = self.entry_funcs[0]  # a callee's value: the user sharding is the entry function's
+        fname = self._func_name(func)
         if m:
             i = int(m.group(2))
             if m.group(1) == "input":
@@ -412,11 +514,13 @@ class ModuleStories:
         i = int(n)
         return f"{ref} ({self._name(values[i])})" if i < len(values) else ref
 
-    def _chain(self, value: ir.Value, axis: str) -> list[Hop]:
-        """The propagation steps that brought AXIS to VALUE, oldest first."""
+    def _chain(self, value: ir.Value, axis: str, func) -> list[Hop]:
+        """The propagation steps that brought AXIS to VALUE (in FUNC), oldest first,
+        through calls; a step in another function than FUNC names it (`@relu %2 = ...`)."""
         hops: list[Hop] = []
         seen = set()
         current, before = value, None
+        where = ""  # the function the walk is in, when it is not FUNC
         while True:
             candidates = []
             if isinstance(current, ir.OpResult):
@@ -433,7 +537,15 @@ class ModuleStories:
                         candidates.append((e, user, target))
             candidates = [c for c in candidates if before is None or c[0].step < before]
             if not candidates:
-                return list(reversed(hops))
+                crossing = self._across_call(current, func)
+                key = ("call", crossing[0].op, crossing[0].target) if crossing else None
+                if crossing is None or key in seen:
+                    return list(reversed(hops))
+                seen.add(key)
+                hop, current, into = crossing
+                hops.append(hop)
+                where = self._where(into, func)
+                continue
             e, op, target = max(candidates, key=lambda c: c[0].step)
             if (e.step, id(op)) in seen:
                 return list(reversed(hops))
@@ -441,21 +553,33 @@ class ModuleStories:
             label = op.name
             if len(op.results):
                 label = f"{self._name(op.results[0])} = {op.name}"
-            hops.append(Hop(e.step, label, _location_text(op.location, self.source_name),
+            hops.append(Hop(e.step, where + label, _location_text(op.location, self.source_name),
                             self._describe(op, e.source), self._describe(op, target)))
             kind, _, n = e.source.partition("-")
             current = (op.operands if kind == "operand" else op.results)[int(n)]
             before = e.step
 
 
+def _on_axes_of(sharding: str, origins: dict[str, str]) -> dict[str, str]:
+    """The ORIGINS (of another value, across a call) of the axes SHARDING has."""
+    return {axis: origin for axis, origin in origins.items()
+            if '"' + _AXIS_NAME.match(axis).group(0) + '"' in sharding}  # a sub-axis by its axis
+
+
 def _result_sharding(op, index: int) -> str:
-    attr = op.attributes[SHARDING_ATTR]
+    """The sharding of OP's result INDEX, where the op registry says OP keeps it
+    (`sdy.sharding`; an `sdy.all_reduce`'s `out_sharding`, ...), or ""."""
+    slot = table().result_slot(op.name)
+    name = slot.attr if slot is not None and slot.kind != "func-arg-attrs" else SHARDING_ATTR
+    if name not in op.attributes:
+        return ""
+    attr = op.attributes[name]
     text = str(attr)
     if text.startswith("#sdy.sharding_per_value<"):
         from jaxlib.mlir.dialects import sdy
         shardings = sdy.TensorShardingPerValueAttr(attr).shardings
         return str(shardings[index]) if index < len(shardings) else ""
-    return text
+    return text if text.startswith("#sdy.sharding<") else ""
 
 
 def report_data(stories: ModuleStories) -> dict:

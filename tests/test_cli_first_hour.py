@@ -89,7 +89,7 @@ def test_mistakes_get_a_suggestion_or_a_reason(module, tmp_path, argv, message):
 def test_explain_takes_progress_and_timing(module):
     rc, out, err = run_sdy_dsl(["explain", str(module), "%0", "--progress", "--timing"])
     assert rc == 0, err
-    assert "[1/" in err and "] inline ..." in err
+    assert "[1/" in err and "] symbol-dce ..." in err  # sdy-propagation-pipeline, the default
     assert "timing: sdy-user-priority-propagate: " in err and "timing: total: " in err
 
 

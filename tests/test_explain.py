@@ -250,9 +250,10 @@ def test_run_debug_sharding_turns_on_every_debug_option(tmp_path):
     assert "sdy.sharding_origins" in out and "sdy.propagation_edges" in out
 
 
-def test_explain_falls_back_to_origins_where_the_reference_cannot_record_steps(tmp_path):
+def test_explain_keeps_the_steps_it_can_where_the_reference_cannot_record_them(tmp_path):
     """On a while loop, debug-propagation-edge-sharding fails verification, in the reference too:
-    explain still answers with the origins, and says why the steps are missing."""
+    explain still answers with the origins (and the steps outside the loop), and says why the
+    steps through the loop are missing."""
     mesh = zoo.make_mesh((2, 4), ("data", "model"))
 
     def f(x, w):
@@ -278,5 +279,6 @@ def test_explain_falls_back_to_origins_where_the_reference_cannot_record_steps(t
     ok, reference = run_reference(text, origins_only)
     assert ok and re.search(r'jax.result_info = "result", sdy.sharding = [^}]*\}[^}]*\}\]>, '
                             r'sdy.sharding_origins = \{data = "input: 0"\}', reference)
-    assert re.fullmatch(r"note: origins only: the propagation steps could not be recorded on this module "
+    assert re.fullmatch(r"note: the propagation steps through some data-flow edges \(a while loop's, e\.g\. a "
+                        r"scan's\) could not be recorded, and a chain stops there "
                         r"\(.*scan.mlir:\d+:\d+: error: 'sdy.data_flow_edge' op expected a value ref .*\)", lines[-1])

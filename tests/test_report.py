@@ -19,6 +19,7 @@ from test_explain import find_chromium
 from sdy_dsl.api import pipeline_of
 from sdy_dsl.mlir_context import make_context
 from sdy_dsl.passes import PassRegistry
+from sdy_dsl.resources import DEFAULT_PIPELINE
 from sdy_dsl.stories import ModuleStories, debug_options, parse_edges, report_data
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +29,7 @@ FOCUS = "result[0][0]['w1']"
 
 def _debug_output() -> str:
     registry = PassRegistry([])
-    pipe = pipeline_of("shardy_full", registry)
+    pipe = pipeline_of(DEFAULT_PIPELINE, registry)  # what `explain` runs
     return sdy_dsl.run_pipeline(MODEL, pipe, options=debug_options(pipe, registry), debuginfo=True,
                                 source_name=str(MODEL)).text
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sdy_dsl.resources import DEFAULT_PIPELINE
 from sdy_dsl.cost import cost
 from lit_runner import run_sdy_dsl
 from test_explain import find_chromium
@@ -110,7 +111,7 @@ def test_report_totals_are_sdy_dsl_costs_on_a_train_step(tmp_path):
     data = _data(tmp_path / "r.html")
     assert data["comm"] and all(c[6] >= 0 for c in data["comm"])
     expected = {"@" + f.name: {k: [v["count"], v["bytes"]] for k, v in f.totals().items()}
-                for f in cost(model).functions}
+                for f in cost(model, DEFAULT_PIPELINE).functions}  # what explain runs
     assert {f["name"]: f.get("comm", {}) for f in data["funcs"]} == expected
     assert expected["@main"]["all_gather"][0] > 10
 

@@ -157,6 +157,7 @@ INVALID_RULE_FILES = [
     ("option-without-default", MINIMAL + "options:\n  n: {type: int}\n", "missing 'default'"),
     ("bool-option-string-default", MINIMAL + "options:\n  b: {type: bool, default: 'yes'}\n", "expects a bool"),
     ("unknown-option-key", MINIMAL + "options:\n  b: {type: bool, default: true, doc: x}\n", "unknown key 'doc'"),
+    ("spaced-option-name", MINIMAL + "options:\n  my opt: {type: bool, default: true}\n", "option name 'my opt' must be"),
     ("empty-stages", MINIMAL + "stages: []\n", "'stages' must be a non-empty list"),
     ("unknown-stage-key", MINIMAL + "stages:\n  - {name: a, kind: walk, rules: []}\n", "unknown key 'kind'"),
     ("stage-without-rules-or-call", MINIMAL + "stages:\n  - {name: a}\n", "'rules' must be a list"),

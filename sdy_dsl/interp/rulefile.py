@@ -7,6 +7,7 @@ column of the offending YAML node.
 from __future__ import annotations
 
 import dataclasses
+import keyword
 
 import re
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ DRIVER_KINDS = ("walk", "greedy", "once")
 RULE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 PASS_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 OPTION_TYPES = ("bool", "int", "string", "enum")
+OPTION_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")  # also a Python field name (options.py)
 
 
 # --------------------------------------------------------------------------- model
@@ -175,6 +177,14 @@ def _expect(cond, loc: Loc, message: str):
         raise loc.error(message)
 
 
+def _expect_string_keys(mapping, where: str, what: str) -> None:
+    """Hooks and rules read a pass's params by name: a key YAML reads as a number (`5:`) is refused."""
+    for key in mapping:
+        _expect(isinstance(key, str), mapping.key_loc(key),
+                f"'{where}': {what} name {key!r} must be a string (YAML reads it as {type(key).__name__}); "
+                "quote it, or name it with a word")
+
+
 def _text_loc(s, default: Loc, offset: int) -> Loc:
     """The position of character `offset` of a YAML string."""
     base = getattr(s, "loc", None) or default
@@ -255,6 +265,7 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
 
     raw_params = doc.get("params") or {}
     _expect(isinstance(raw_params, dict), doc.loc_of("params"), "'params' must be a mapping")
+    _expect_string_keys(raw_params, "params", "param")
     params = _merge_params(base.params if base else {}, raw_params)
     param_types = dict(base.param_types) if base else {}
     param_types.update(_load_param_types(doc))
@@ -282,6 +293,7 @@ def _load_param_types(doc: LocDict) -> dict:
     raw = doc.get("param-types") or {}
     _expect(isinstance(raw, dict), doc.loc_of("param-types"),
             "'param-types' must be a mapping of param name to type")
+    _expect_string_keys(raw, "param-types", "param")
     for name, decl in raw.items():
         check_type_decl(decl, raw.loc_of(name))
     return {str(name): decl for name, decl in raw.items()}
@@ -387,6 +399,10 @@ def _load_options(doc: LocDict) -> dict[str, OptionDecl]:
     options = {}
     for name, body in raw.items():
         loc = raw.key_loc(name)
+        _expect(isinstance(name, str) and OPTION_NAME.fullmatch(name) is not None
+                and not keyword.iskeyword(field_name(name)), loc,
+                f"option name {name!r} must be a word of letters, digits and '-' starting with a letter "
+                "(as `-PASS='my-option=...'` spells it), not a Python keyword")
         _expect(isinstance(body, dict), loc, f"option '{name}': expected {{type: ..., default: ...}}")
         for key in body:
             _expect(key in ("type", "default", "help", "values"), body.key_loc(key), f"option '{name}': unknown key '{key}'")
