@@ -593,10 +593,7 @@ _parsing = False
 def _main(argv: list[str]) -> int:
     global _parsing
     _parsing = True
-    if argv[:1] == ["cost"]:  # its own small parser (sdy_dsl/cost_cli.py); --help is the CLI's
-        if any(a in ("-h", "--help", "-help") for a in argv[1:]):
-            print(help_text("cost"))
-            raise SystemExit(0)
+    if argv[:1] == ["cost"]:  # its own small parser and --help (sdy_dsl/cost_cli.py)
         _parsing = False
         from .cost_cli import main as cost_main
         return cost_main(argv[1:])

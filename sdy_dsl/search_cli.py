@@ -14,7 +14,8 @@ from .errors import UsageError, did_you_mean
 
 USAGE = ("sdy-dsl search MODEL.mlir SPACE.yaml [--jobs N] [--json] [-o DIR] [--rules DIR] [--no-cache] "
          "[--cache-dir DIR] [--engine local|dask] [--scheduler ADDRESS] [--verify K] [--progress|--no-progress]")
-HELP = f"""usage: {USAGE}
+HELP = f"""usage:
+  {USAGE}
 
 Runs every point of SPACE.yaml (options, params, rules directories, user
 priorities on @main's arguments, on a pipeline; default

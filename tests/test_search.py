@@ -232,7 +232,7 @@ def test_the_cli_prints_the_table_and_refuses_bad_flags(model, tmp_path):
     rc, _, err = run_sdy_dsl(["search", str(model), str(space), "--job", "2"])
     assert rc != 0 and "unknown option '--job'; did you mean '--jobs'?" in err
     rc, out, _ = run_sdy_dsl(["search", "--help"])
-    assert rc == 0 and out.startswith("usage: sdy-dsl search MODEL.mlir SPACE.yaml")
+    assert rc == 0 and out.startswith("usage:\n  sdy-dsl search MODEL.mlir SPACE.yaml")
     rc, _, err = run_sdy_dsl(["search", str(model), str(space), "--verify", "1"])
     assert rc != 0 and "--verify compiles with JAX and needs MODEL as a serialized jax.export" in err
 
