@@ -290,10 +290,10 @@ def test_expression_value(parsed, text, expected):
 
 # --------------------------------------------------------------------------- where: clauses, run by sdy-dsl opt
 
+N = (-1, 0, 1, 2, 3)  # one negate per n, chained
 CONDITION_MODULE = "func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n" + "".join(
     f"  %{i} = stablehlo.negate %{'a' if i == 0 else i - 1} {{n = {n} : i64}} : tensor<4xf32>\n"
-    for i, n in enumerate([-1, 0, 1, 2, 3])) + "  return %4 : tensor<4xf32>\n}\n"
-N = (-1, 0, 1, 2, 3)
+    for i, n in enumerate(N)) + f"  return %{len(N) - 1} : tensor<4xf32>\n}}\n"
 
 # (where clause, the values of `n` it holds for); `$n` is the op's `n`.
 CONDITIONS = [
