@@ -156,8 +156,8 @@ def parse_edges(text: str) -> list[Edge]:
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         for e in _EDGE.finditer(text, m.end(), end):
             targets = [t.strip() for t in e.group(3).split(",") if t.strip()]
-            edges.append(Edge(int(m.group(1)), e.group(1).strip('"') if ":" not in e.group(1) else e.group(1),
-                              e.group(2), targets))
+            # `"x":(1)2` names the axis `sdy.sharding_origins` calls `x:(1)2`.
+            edges.append(Edge(int(m.group(1)), e.group(1).replace('"', ""), e.group(2), targets))
     return edges
 
 

@@ -1,16 +1,18 @@
 """Runs lit-style `.mlir` test files: `// RUN:` lines piping `sdy-dsl` into `filecheck`.
 
 `sdy-dsl` runs in-process (fast: no interpreter start-up per file);
-`filecheck` is the `filecheck` package's command.
+`filecheck` is the `filecheck` package's command, found by `filecheck_path`.
 """
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +40,23 @@ def run_lines(path: Path) -> list[str]:
         lines.append(current + part)
         current = ""
     return lines
+
+
+FILECHECK_MISSING = "filecheck not found beside {python} or on PATH: pip install -e '.[test]'"
+
+
+def filecheck_path() -> str:
+    """The `filecheck` installed with the running interpreter (a venv used without
+    activating it has its scripts beside its python, not on PATH), else PATH's;
+    without either, the test fails with one line saying how to install it."""
+    beside = Path(sys.executable).parent / "filecheck"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("filecheck")
+    if found is None:
+        import pytest  # (only on this path: the fuzzers import this module without pytest)
+        pytest.fail(FILECHECK_MISSING.format(python=sys.executable), pytrace=False)
+    return found
 
 
 def run_sdy_dsl(argv: list[str]) -> tuple[int, str, str]:
@@ -70,8 +89,7 @@ def run_file(path: Path) -> list[RunResult]:
             if stage[0] != "filecheck":
                 ok, message = False, f"unsupported RUN stage {stage[0]}"
                 break
-            exe = shutil.which("filecheck")
-            proc = subprocess.run([exe, *stage[1:]], input=data, capture_output=True, text=True)
+            proc = subprocess.run([filecheck_path(), *stage[1:]], input=data, capture_output=True, text=True)
             if proc.returncode != 0:
                 ok, message = False, f"filecheck failed: {line}\n{proc.stderr[-4000:]}"
                 break
