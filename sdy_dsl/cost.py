@@ -350,6 +350,10 @@ def _strip_attr(text: str) -> str:
 
 
 def element_bytes(element_type: ir.Type) -> int:
+    """Bytes one element moves in a collective: complex<T> is two Ts; sub-byte
+    types (i1, i4, f4E2M1FN, ...) count one byte, as XLA's collectives move
+    them (pred is a byte; the CPU backend widens s4 to s8 before one), though
+    XLA packs them in buffers."""
     text = str(element_type)
     m = re.fullmatch(r"complex<[a-z]*?(\d+)>", text)
     if m:

@@ -19,7 +19,7 @@ rejects are `invalid`, a pass the reference fails or crashes on is `skip`.
 A `ref-error-only` (or skip) of sdy-import-func-calls alone on a callee called
 more than once with some argument unsharded is the reference defect described
 in fuzz_call_graph_import.py (test_call_graph_passes pins sdy-dsl's answer).
-Not a pytest module (no `test_` prefix).
+Not a pytest module; tests/test_fuzz_samples.py runs a seeded sample of it.
 """
 from __future__ import annotations
 

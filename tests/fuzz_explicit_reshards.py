@@ -17,7 +17,8 @@ already differs after pipelines/shardy_full.yaml counts as
 rejects or crashes on are skipped. With `--ops N`, N random one-op modules
 (dot, reshape with overflow, concatenate, cholesky, ... with sub-axes and
 unreduced axes) go through the pass in both modes too; where the reference
-crashes, sdy-dsl must report an error. Not a pytest module (no `test_` prefix).
+crashes, sdy-dsl must report an error. Not a pytest module (tests/test_fuzz_samples.py
+runs a seeded sample).
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ runs every pass on each with `sdy-dsl opt` (in-process) and with the
 reference (in a forked child, since some reference passes abort on some
 inputs), and reports every difference. Inputs the reference rejects
 (parse/verify errors, crashes) are skipped; a pass error must be an error on
-both sides. Not a pytest module (no `test_` prefix).
+both sides. Not a pytest module (tests/test_fuzz_samples.py runs a seeded sample).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ ours, and reports every module whose output differs. Cases the reference
 rejects are skipped. The cases run in a child process that is restarted past
 a case that kills it (the reference can abort the process).
 
-Not a pytest module (pytest only collects test_*.py); regressions found here
+Not a pytest module (tests/test_fuzz_samples.py runs its default run); regressions found here
 go to tests/data/propagation/*.mlir.
 """
 from __future__ import annotations

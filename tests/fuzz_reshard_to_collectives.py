@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -137,6 +138,19 @@ def random_module(rng: random.Random, funcs: int) -> tuple[str, list[str]]:
     return "\n".join(header), fs
 
 
+def merged_module(modules: list[tuple[str, list[str]]]) -> str:
+    """One module holding the functions of several random modules, each with
+    its own meshes (renamed `@mesh_<k>`, `@mesh_p_<k>`) and functions
+    (`@m<k>_f<i>`): many meshes, as in many small modules, for one pipeline
+    run (most of a small module's time is the run's fixed cost)."""
+    parts = []
+    for k, (header, funcs) in enumerate(modules):
+        text = header + "\n" + "\n".join(funcs)
+        text = re.sub(r"@(mesh(?:_p)?)\b", rf"@\1_{k}", text)
+        parts.append(re.sub(r"@f(\d+)\(", rf"@m{k}_f\1(", text))
+    return "\n".join(parts)
+
+
 def ours(text: str, pipeline: str) -> tuple[bool, str]:
     try:
         out = run_pipeline(text, pipeline)
@@ -150,7 +164,12 @@ def compare(text: str, pipeline: str, isolate: bool = True) -> str:
     reference in a forked child (False: in-process, for inputs known not to
     crash it; a fork after JAX started its threads may deadlock)."""
     alive, ref = in_child(run_reference, text, pipeline) if isolate else (True, run_reference(text, pipeline))
-    if not alive or not isinstance(ref, tuple) or ref[0] == "exception":
+    return verdict(text, pipeline, ref if alive else None)
+
+
+def verdict(text: str, pipeline: str, ref) -> str:
+    """compare's answer given the reference's result REF (None: it died)."""
+    if not isinstance(ref, tuple) or ref[0] == "exception":
         return "crash"
     ok, out = ours(text, pipeline)
     if ref[0] is not True:
@@ -169,6 +188,19 @@ def check_case(header: str, funcs: list[str], pipeline: str, isolate: bool = Tru
         single = header + "\n" + f
         out.append((compare(single, pipeline), single))
     return out
+
+
+def check_merged(modules: list[tuple[str, list[str]]], pipeline: str) -> list[tuple[str, str]]:
+    """[(kind, module text)]: MODULES merged into one (merged_module) and
+    compared in-process; a merge the reference rejects is halved until the
+    modules it rejects stand alone, so one rejected function does not hide
+    the rest."""
+    text = merged_module(modules)
+    ref = run_reference(text, pipeline)
+    if ref[0] is True or len(modules) == 1:
+        return [(verdict(text, pipeline, ref), text)]
+    half = len(modules) // 2
+    return check_merged(modules[:half], pipeline) + check_merged(modules[half:], pipeline)
 
 
 def zoo_case(text: str, isolate: bool = True) -> str:

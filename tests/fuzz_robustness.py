@@ -19,7 +19,7 @@ output included; memory capped) and is classified:
     output-touched   failed, but the `-o` file changed
 
 Every class but the first two is a bug; the cases are printed (and kept
-under --keep). Not a pytest module (no `test_` prefix).
+under --keep). Not a pytest module (tests/test_fuzz_samples.py runs a seeded sample).
 """
 from __future__ import annotations
 
