@@ -607,10 +607,10 @@ def _load_actions(raw, loc: Loc, compiler, bound: set, match_pattern: S.Pattern)
             action = _pattern_action(item["replace"], item.loc_of("replace"), bound, match_pattern, replace_root=True)
         elif isinstance(item, dict) and "create" in item:
             for key in item:
-                _expect(key in _CREATE_KEYS, item.loc_of(key), f"unknown key '{key}' of a create action "
+                _expect(key in _CREATE_KEYS, item.key_loc(key), f"unknown key '{key}' of a create action "
                                                                f"(expected: {', '.join(_CREATE_KEYS)})")
             if "after" in item and "before" in item:
-                raise item.loc_of("before").error("a create action goes 'after' a value or 'before' an op, not both")
+                raise item.key_loc("before").error("a create action goes 'after' a value or 'before' an op, not both")
             placement = {key: _compile_expr(compiler, item[key], item.loc_of(key), bound, allow_actions=False)
                          for key in ("after", "before", "redirect") if key in item}
             action = _pattern_action(item["create"], item.loc_of("create"), bound, match_pattern,
