@@ -141,9 +141,13 @@ def test_constrain_then_propagate_is_the_references_propagation_of_the_same_cons
     assert '<@mesh, [{"data"}, {}]>' in ours and 'sharding = #sdy.sharding<@mesh, [{"data"}, {}]>' in ours
 
 
-def test_replace_uses_keeps_the_new_ops_own_use(tmp_path):
-    """`replace_uses(%r, %c)` with %c built from %r: every OTHER use reads %c (it used to route %c's own
-    operand too, and the verifier failed at the end with no located error)."""
+@pytest.mark.parametrize("actions", [
+    # `replace_uses(%r, %c)` with %c built from %r: every OTHER use reads %c (it used to route %c's own
+    # operand too, and the verifier failed at the end with no located error).
+    ["{create: '%c = stablehlo.negate(%r)', after: \"%r\"}", "replace_uses(%r, %c)"],
+    ["{create: '%c = stablehlo.negate(%r)', after: \"%r\", redirect: \"%r\"}"],
+])
+def test_a_created_op_takes_over_the_other_uses(tmp_path, actions):
     rule = """\
         pass: t
         summary: Negates tanh results where they are used.
@@ -151,31 +155,12 @@ def test_replace_uses_keeps_the_new_ops_own_use(tmp_path):
           - id: negate-tanh
             match: "%r = stablehlo.tanh(%a)"
             rewrite:
-              - {create: '%c = stablehlo.negate(%r)', after: "%r"}
-              - replace_uses(%r, %c)
-        """
+        """.rstrip(" ") + "".join(f"              - {a}\n" for a in actions)
     rc, out, err = run(tmp_path, rule, "-t")
     assert rc == 0, err
     lines = [line.strip() for line in out.splitlines()[4:7]]
     assert lines == ["%1 = stablehlo.tanh %0 : tensor<8x32xf32>", "%2 = stablehlo.negate %1 : tensor<8x32xf32>",
                      "%3 = stablehlo.add %0, %2 : tensor<8x32xf32>"]
-
-
-def test_create_after_with_redirect(tmp_path):
-    rule = """\
-        pass: t
-        summary: Negates tanh results where they are used.
-        rules:
-          - id: negate-tanh
-            match: "%r = stablehlo.tanh(%a)"
-            rewrite:
-              - {create: '%c = stablehlo.negate(%r)', after: "%r", redirect: "%r"}
-        """
-    rc, out, err = run(tmp_path, rule, "-t")
-    assert rc == 0, err
-    assert [line.strip() for line in out.splitlines()[4:7]] == [
-        "%1 = stablehlo.tanh %0 : tensor<8x32xf32>", "%2 = stablehlo.negate %1 : tensor<8x32xf32>",
-        "%3 = stablehlo.add %0, %2 : tensor<8x32xf32>"]
 
 
 def test_a_redirect_that_would_use_a_value_before_its_definition_is_an_error_at_the_action(tmp_path):
