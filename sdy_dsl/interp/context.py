@@ -384,7 +384,7 @@ class RewriteContext:
         for a block argument)."""
         what = f"create of '{name}'"
         if after is not None:
-            point, default_loc = self._insertion_after(after, what)
+            point, default_loc = insertion_after(self, after, what)
         else:
             anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
             # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
@@ -408,27 +408,6 @@ class RewriteContext:
                 self.dead_values.discard(address(r))
         self.changed = True
         return new
-
-    def _insertion_after(self, after, what: str) -> tuple[ir.InsertionPoint, ir.Location]:
-        """Where an op created right after AFTER (an op or a value) goes, and its default location."""
-        if isinstance(after, ir.Value):
-            value = self.live_value(after, what, "a value or an op to create after")
-            owner = value.owner
-            if isinstance(owner, ir.Block):
-                parent = operation(owner.owner)
-                if parent != self.anchor and not is_ancestor(self.anchor, parent):
-                    raise ActionError(f"{what} after an argument of {self.op_text(parent)}, which is not inside "
-                                      f"the {self.anchor.name} the pass runs on")
-                return ir.InsertionPoint.at_block_begin(owner), value.location
-            after = owner
-        op = self.live_op(after, what, "a value or an op to create after")
-        if op == self.anchor or not is_ancestor(self.anchor, op):
-            raise ActionError(f"{what} after {self.op_text(op)}, which is not inside the {self.anchor.name} "
-                              f"the pass runs on")
-        if is_terminator(op):
-            raise ActionError(f"{what} after {self.op_text(op)}, which ends its block")
-        return ir.InsertionPoint.after(op), op.location
-
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = ctypes.c_void_p
@@ -519,6 +498,27 @@ def describe(x) -> str:
     if isinstance(x, (list, tuple)):
         return f"a list of {len(x)}"
     return f"a {type(x).__name__}"
+
+
+def insertion_after(ctx: RewriteContext, after, what: str) -> tuple[ir.InsertionPoint, ir.Location]:
+    """Where an op created right after AFTER (an op or a value) goes, and its default location."""
+    if isinstance(after, ir.Value):
+        value = ctx.live_value(after, what, "a value or an op to create after")
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            parent = operation(owner.owner)
+            if parent != ctx.anchor and not is_ancestor(ctx.anchor, parent):
+                raise ActionError(f"{what} after an argument of {ctx.op_text(parent)}, which is not inside "
+                                  f"the {ctx.anchor.name} the pass runs on")
+            return ir.InsertionPoint.at_block_begin(owner), value.location
+        after = owner
+    op = ctx.live_op(after, what, "a value or an op to create after")
+    if op == ctx.anchor or not is_ancestor(ctx.anchor, op):
+        raise ActionError(f"{what} after {ctx.op_text(op)}, which is not inside the {ctx.anchor.name} "
+                          f"the pass runs on")
+    if is_terminator(op):
+        raise ActionError(f"{what} after {ctx.op_text(op)}, which ends its block")
+    return ir.InsertionPoint.after(op), op.location
 
 
 def defined_before(value: ir.Value, user: ir.Operation) -> bool:
