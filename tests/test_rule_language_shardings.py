@@ -181,6 +181,28 @@ def test_a_redirect_that_would_use_a_value_before_its_definition_is_an_error_at_
         "(or the op its own result)"]
 
 
+def test_the_issues_constraint_before_its_operand_is_an_error_at_the_action(tmp_path):
+    """Issue #30's trick: a constraint created (before the root) on the root's own result, then
+    replace_uses. It used to fail only at the end ("operand #0 does not dominate this use", at no
+    rule); now the create action says where and why."""
+    rule = """\
+        pass: t
+        summary: x
+        rules:
+          - id: constrain-dot
+            match: "%r = stablehlo.dot_general(%a, %b)"
+            rewrite:
+              - {create: '%c = sdy.sharding_constraint(%r) {sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}'}
+              - replace_uses(%r, %c)
+        """
+    rc, out, err = run(tmp_path, rule, "-t")
+    assert rc == 1 and out == ""
+    assert err.splitlines() == [
+        f"{tmp_path}/rules/t.yaml:7:9: error: rule 'constrain-dot': create of 'sdy.sharding_constraint' before "
+        f"'stablehlo.dot_general' at {tmp_path}/in.mlir:3:8: operand #0 (%0) is not defined there yet; "
+        "create it 'after:' that value"]
+
+
 def test_create_action_keys_are_checked(tmp_path):
     rule = """\
         pass: t

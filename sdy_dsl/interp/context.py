@@ -398,6 +398,14 @@ class RewriteContext:
             new = ir.Operation.create(name, results=list(result_types), operands=operands,
                                       attributes=attributes, regions=regions,
                                       loc=loc if loc is not None else default_loc)
+        late = next((i for i, v in enumerate(operands) if not defined_before(v, new)), None)
+        if late is not None:  # it would use a value before its definition: undo, say where
+            with trusted():
+                new.erase()
+            place = (f"after {value_text(after) if isinstance(after, ir.Value) else self.op_text(operation(after))}"
+                     if after is not None else f"before {self.op_text(self.live_op(before or self.root, what))}")
+            raise ActionError(f"{what} {place}: operand #{late} ({value_text(operands[late])}) is not defined "
+                              f"there yet; create it 'after:' that value")
         # The new op may take the address of one erased before: it is live.
         if self.dead_ops or self.erased:
             at = address(new)
