@@ -244,6 +244,15 @@ def test_warning_on_a_block_argument_under_verify_diagnostics(tmp_path):
     assert rc == 0, err
 
 
+@pytest.mark.parametrize("action", ["error", "fail"])
+def test_an_error_on_a_block_argument_fails_the_pass_there(tmp_path, action):
+    rule = CHECK.replace("warning($a,", f"{action}($a,")
+    rc, out, err = run(tmp_path, rule, "-t")
+    assert rc == 1 and out == ""
+    assert err.splitlines() == [
+        f"{tmp_path}/in.mlir:2:17: error: %arg0 is replicated, 128 x f32 = 512 bytes, dim 1 is 16; {{ok}}"]
+
+
 def test_shard_bytes_follows_the_sharding(tmp_path):
     rule = """\
         pass: t
