@@ -22,7 +22,6 @@ compiled collectives the same way.
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -34,7 +33,7 @@ from .api import _is_path, module_source, run_pipeline
 from .mlir_context import make_context
 from .runtime import interfaces
 from .runtime.sharding import TensorSharding, codec
-from .runtime.values import MeshTable, ops_under
+from .runtime.values import MeshTable, ops_under, per_device_bytes
 from .stories import _location_text as location_text  # (one home: explain names locations so)
 
 _CANONICALIZE = "canonicalize{{enable-patterns={{{}}} max-iterations=10 region-simplify=aggressive}}"
@@ -349,33 +348,6 @@ def _strip_attr(text: str) -> str:
     return m.group(1) if m else text
 
 
-def element_bytes(element_type: ir.Type) -> int:
-    """Bytes one element moves in a collective: complex<T> is two Ts; sub-byte
-    types (i1, i4, f4E2M1FN, ...) count one byte, as XLA's collectives move
-    them (pred is a byte; the CPU backend widens s4 to s8 before one), though
-    XLA packs them in buffers."""
-    text = str(element_type)
-    m = re.fullmatch(r"complex<[a-z]*?(\d+)>", text)
-    if m:
-        return 2 * max(1, int(m.group(1)) // 8)
-    m = re.search(r"(\d+)", text)
-    return max(1, int(m.group(1)) // 8) if m else 4
-
-
-def per_device_bytes(value_type: ir.Type, sharding: TensorSharding | None, meshes: MeshTable) -> int:
-    """Bytes of one device's shard of a tensor of VALUE_TYPE sharded SHARDING."""
-    try:
-        value_type = ir.ShapedType(value_type)
-    except (ValueError, TypeError):
-        return 0  # a token, tuple, ...
-    if not value_type.has_static_shape:
-        return 0
-    shape = list(value_type.shape)
-    if sharding is not None and sharding.dims:
-        mesh = meshes.mesh_of(sharding)
-        for i, dim in enumerate(sharding.dims[:len(shape)]):
-            shape[i] = math.ceil(shape[i] / dim.size(mesh))
-    return math.prod(shape) * element_bytes(value_type.element_type)
 
 
 def report_json(report: CostReport) -> str:

@@ -4,12 +4,13 @@ rules, and checking `// expected-error @+1 {{...}}` annotations as
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from jaxlib.mlir import ir
 
 SEVERITIES = {ir.DiagnosticSeverity.ERROR: "error", ir.DiagnosticSeverity.WARNING: "warning",
               ir.DiagnosticSeverity.NOTE: "note", ir.DiagnosticSeverity.REMARK: "remark"}
-_LOC = re.compile(r'"[^"]*":(\d+):(\d+)')
+_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 # Notes that only print the failing op: -verify-diagnostics does not report them.
 _OP_DUMP_NOTE = re.compile(r'^(see current operation|(%\S+ = )?"?[a-z_]+\.[\w.]+)')
 
@@ -18,10 +19,16 @@ class PassFailure(Exception):
     """A rule emitted an error diagnostic; the pass (and the chunk) failed."""
 
 
-def emit_error(op, message: str) -> None:
-    """Emit an error at an op's location through MLIR's diagnostic engine and fail the pass."""
-    op = op.operation if hasattr(op, "operation") else op
-    op.location.emit_error(message)
+def location_of(where) -> ir.Location:
+    """The location of a location, an op or a value."""
+    if isinstance(where, ir.Location):
+        return where
+    return (where.operation if hasattr(where, "operation") else where).location
+
+
+def emit_error(where, message: str) -> None:
+    """Emit an error at a location (or an op's) through MLIR's diagnostic engine and fail the pass."""
+    location_of(where).emit_error(message)
     raise PassFailure(message)
 
 
@@ -51,9 +58,8 @@ class collecting_warnings:
 
 
 def emit_warning(where, message: str) -> None:
-    """A warning at an op's or a value's location (the pass goes on)."""
-    where = where.operation if hasattr(where, "operation") else where
-    entry = ("warning", line_col(where.location), message)
+    """A warning at a location, or an op's or a value's (the pass goes on)."""
+    entry = ("warning", line_col(location_of(where)), message)
     if _warning_sinks:
         _warning_sinks[-1].append(entry)
     else:
@@ -61,9 +67,26 @@ def emit_warning(where, message: str) -> None:
         print(format("-", *entry), file=sys.stderr)
 
 
-def line_col(loc) -> tuple[int, int] | None:
-    m = _LOC.search(str(loc))
-    return (int(m.group(1)), int(m.group(2))) if m else None
+class Position(NamedTuple):
+    """Where a diagnostic is: a line and column of the input (`file` None: MLIR's
+    "-") or of another file (`file`: its name); or, for a location naming no
+    file, `shown`: the location as MLIR prints it (`loc("x")`)."""
+    line: int
+    col: int
+    file: str | None = None
+    shown: str | None = None
+
+
+def line_col(loc) -> Position | None:
+    """The position MLIR shows for a location: its first file position (a name's,
+    a call site's callee's, a fused location's first); a location with none is
+    shown as printed (`loc("x")`), an unknown one not at all."""
+    text = str(loc)
+    m = _LOC.search(text)
+    if m:
+        name = m.group(1)
+        return Position(int(m.group(2)), int(m.group(3)), None if name == "-" else name)
+    return None if text == "loc(unknown)" else Position(0, 0, shown=text)
 
 
 def flatten(diag) -> list[tuple[str, tuple[int, int] | None, str]]:
@@ -74,7 +97,14 @@ def flatten(diag) -> list[tuple[str, tuple[int, int] | None, str]]:
 
 
 def format(fname: str, severity: str, pos, message: str) -> str:  # noqa: A001 - module-level name
-    where = f"{fname}:{pos[0]}:{pos[1]}" if pos else f"{fname}:0:0"
+    """`file:line:col: severity: message`, the file being the input FNAME unless the
+    position names another; a location without a file as MLIR prints it."""
+    if not pos:
+        where = f"{fname}:0:0"
+    elif not isinstance(pos, Position):  # (a plain (line, col) of the input)
+        where = f"{fname}:{pos[0]}:{pos[1]}"
+    else:
+        where = pos.shown or f"{pos.file or fname}:{pos.line}:{pos.col}"
     return f"{where}: {severity}: {message}"
 
 
@@ -139,7 +169,7 @@ def verify(diags, text: str, first_line: int, fname: str) -> list[str]:
     for severity, pos, message in diags:
         if severity == "note" and (_OP_DUMP_NOTE.match(message) or isinstance(message, ToolNote)):
             continue
-        line = pos[0] if pos else None
+        line = pos[0] if pos and not (isinstance(pos, Position) and (pos.file or pos.shown)) else None  # (input lines only)
         hits = [e for e in wanted if e.kind == severity and e.line == line and e.matches(message)]
         for e in hits:
             e.seen = True

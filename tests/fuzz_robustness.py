@@ -387,7 +387,10 @@ class Cases:
                    f"move_before({op}, {op2})", f"move_after({op}, {op2})",
                    f"set_attr({op}, {r.choice(NAMES)}, {r.choice(LITERALS)})", f"remove_attr({op}, {r.choice(NAMES)})",
                    f"warning({op}, 'w')", f"error({op}, 'e')", f"for_each_sharding({op}, $s => closed($s))",
-                   "{create: '%z = stablehlo.negate(%x)'}", "{replace: '%r = stablehlo.abs(%x)'}"]
+                   "{create: '%z = stablehlo.negate(%x)'}", "{replace: '%r = stablehlo.abs(%x)'}",
+                   f"constrain({v}, replicated(%x, 'mesh'))", f"warning({v}, 'w')",
+                   "{create: '%z = stablehlo.negate(%x)', after: '%x', redirect: '%x'}",
+                   "{create: '%z = stablehlo.negate(%x)', before: '" + op + "', redirect: '%x'}"]
         if depth == 0:
             inner = self._action(1).replace("$root", "$u")
             choices.append(f"for_each(users({v}), $u => {inner})")

@@ -229,7 +229,7 @@ def test_action_on_an_op_erased_earlier_in_the_rewrite(tmp_path):
         """))
     path = write(tmp_path, "g.mlir", GOOD.replace("return %a", "%0 = stablehlo.negate %a : tensor<4xf32>\n  return %a"))
     fails_with(["opt", path, "--rules", str(rules), "-sdy-t"],
-               rf"^{re.escape(str(rule_file))}:4:5: error: rule 'erase-then-annotate': "
+               rf"^{re.escape(str(rule_file))}:8:9: error: rule 'erase-then-annotate': "
                r"'\$op' was erased or replaced by an earlier action of this rewrite")
 
 

@@ -137,7 +137,7 @@ def test_a_rule_hook_erasing_what_the_driver_holds_is_a_located_error(tmp_path, 
     out = tmp_path / "out.mlir"
     out.write_text("previous\n")
     fails_with(["opt", mlir, "--rules", str(rules), "-t-pass", "-o", str(out)],
-               rf"t\.yaml:5:5: error: rule 'r': hook '{hook}' tried to {what}.* through the raw MLIR API")
+               rf"t\.yaml:8:9: error: rule 'r': hook '{hook}' tried to {what}.* through the raw MLIR API")
     assert out.read_text() == "previous\n"
 
 

@@ -417,7 +417,7 @@ def test_error_emitted_by_a_stage_hook_fails_the_pass(tmp_path):
 
 
 @pytest.mark.parametrize("body,pattern", [
-    ("raise ValueError('loc(\"in.mlir\":2:3): broken')", r"^IN:2:3: error: pass 't-pass', stage 's': hook 'step': broken"),
+    ("raise ValueError('loc(\"-\":2:3): broken')", r"^IN:2:3: error: pass 't-pass', stage 's': hook 'step': broken"),
     ("ctx.erase(ctx.anchor)", r"^RULES:4:5: error: pass 't-pass', stage 's': hook 'step': erase of 'builtin.module'"),
 ])
 def test_stage_hook_errors(tmp_path, body, pattern):

@@ -16,7 +16,10 @@ from ..runtime import interfaces
 from ..runtime.op_sharding_rule_registry import sharding_rule_for
 from ..runtime.sharding import Mesh, TensorSharding, codec
 from ..runtime.values import SHARDING_ATTR, operation, rank_of, remove_dict_entry, tensor_type
-from .context import RewriteContext
+from .builtins_shardings import (append_axis, close_dim, dim, dim_axes, element_count, element_type, open_dim, opened,
+                                 remove_axis, replicated, set_dim, shard_bytes, sharding_literal, tensor_bytes,
+                                 to_sharding)
+from .context import ActionError, RewriteContext, describe
 from .expr import Function
 from .kernels import attribute_names
 
@@ -50,13 +53,6 @@ def action(fn: Callable = None, *, name: str | None = None, only_on_attributes: 
 
 
 # --------------------------------------------------------------------------- conversions
-
-
-def to_sharding(x) -> TensorSharding | None:
-    """A TensorSharding from an sdy sharding attribute (or one already decoded)."""
-    if x is None or isinstance(x, TensorSharding):
-        return x
-    return codec.tensor_sharding(x)
 
 
 def to_attr(value) -> ir.Attribute:
@@ -184,6 +180,15 @@ def results(op) -> list:
 
 
 @query
+def block_args(op) -> list:
+    """The arguments of the entry block of an op's first region (a func's arguments); [] without one."""
+    regions = operation(op).regions
+    if len(regions) == 0 or len(regions[0].blocks) == 0:
+        return []
+    return list(regions[0].blocks[0].arguments)
+
+
+@query
 def first_user_in_block(op):
     """The earliest op of `op`'s block that uses one of its results, or none.
 
@@ -207,9 +212,15 @@ def first_user_in_block(op):
 
 
 @query
-def sharding(value: ir.Value) -> TensorSharding | None:
-    """The sharding of a value, wherever its op keeps it (rules/interfaces.yaml)."""
-    return interfaces.sharding_of(value)
+def sharding(ctx: RewriteContext, value_or_mesh, dims: list | None = None) -> TensorSharding | None:
+    """With one argument, the sharding of a value, wherever its op keeps it
+    (rules/interfaces.yaml). With two, a new closed sharding: `sharding(MESH, DIMS)`,
+    MESH a mesh name, a mesh (`mesh_named("m")`, `mesh_of(s)`), a sharding or a
+    value with one (its mesh); DIMS one list of axes per dimension
+    (`[["data"], [], ["x:(1)2", "y"]]`; `"?"` in a list opens that dimension)."""
+    if dims is None:
+        return interfaces.sharding_of(value_or_mesh)
+    return sharding_literal(ctx, value_or_mesh, dims)
 
 
 @query
@@ -392,6 +403,28 @@ def move_after(ctx: RewriteContext, op, other) -> None:
     ctx.move(op, other, after=True)
 
 
+@action
+def constrain(ctx: RewriteContext, value: ir.Value, s) -> None:
+    """Put `sdy.sharding_constraint` with sharding S right after VALUE's definition
+    (first in its block for a block argument) and route every other use of VALUE to
+    it. A value that already has exactly that constraint as its only user is left
+    as it is."""
+    value = ctx.live_value(value, "constrain")
+    new = to_sharding(s)
+    if not isinstance(new, TensorSharding):
+        raise ActionError(f"constrain needs a sharding, got {describe(s)}")
+    if new.rank != rank_of(value.type):
+        raise ActionError(f"constrain of {value.get_name()} ({value.type}) with a sharding of rank {new.rank}")
+    attr = codec.tensor_sharding_attr(new)
+    uses = list(value.uses)
+    if len(uses) == 1:
+        user = operation(uses[0].owner)
+        if user.name == "sdy.sharding_constraint" and user.attributes["sharding"] == attr:
+            return
+    constraint = ctx.create_op("sdy.sharding_constraint", [value.type], [value], {"sharding": attr}, after=value)
+    ctx.redirect_uses(value, constraint.results[0], [constraint], "constrain")
+
+
 def _for_each_sharding_in(ctx: RewriteContext, op: ir.Operation, attrs, transform: Callable) -> None:
     # A pure transform (a lambda of its sharding alone) gives each distinct
     # attribute the same new one: remember it (and that other attributes hold
@@ -482,22 +515,23 @@ def for_each(ctx: RewriteContext, items: Iterable, fn: Callable) -> None:
 
 
 @action
-def error(ctx: RewriteContext, op, message: str) -> None:
-    """Emit an error diagnostic at `op`; the pass fails once the current stage has
-    visited every op (so every offending op is reported, as MLIR passes do)."""
-    ctx.emit_error(op, message)
+def error(ctx: RewriteContext, at, message: str) -> None:
+    """Emit an error diagnostic at an op or a value (a block argument: at its own
+    location); the pass fails once the current stage has visited every op (so
+    every offending op is reported, as MLIR passes do)."""
+    ctx.emit_error(at, message)
 
 
 @action
-def warning(ctx: RewriteContext, op, message: str) -> None:
-    """Emit a warning diagnostic at `op`; the pass goes on."""
-    emit_warning(ctx.live_op(op, "warning"), message)
+def warning(ctx: RewriteContext, at, message: str) -> None:
+    """Emit a warning diagnostic at an op or a value (e.g. a `@main` argument); the pass goes on."""
+    emit_warning(ctx.diagnostic_location(at, "warning"), message)
 
 
 @action
-def fail(ctx: RewriteContext, op, message: str) -> None:
-    """Emit an error diagnostic at `op` and stop the pass at once (no further op is checked)."""
-    emit_error(ctx.live_op(op, "fail"), message)
+def fail(ctx: RewriteContext, at, message: str) -> None:
+    """Emit an error diagnostic at an op or a value and stop the pass at once (no further op is checked)."""
+    emit_error(ctx.diagnostic_location(at, "fail"), message)
 
 
 # --------------------------------------------------------------------------- queries: data-flow edges
@@ -630,3 +664,21 @@ def is_data_flow_edge_target(value: ir.Value) -> bool:
     if not isinstance(owner, ir.Block) and operation(owner).name == interfaces.DATA_FLOW_EDGE:
         return True
     return interfaces.data_flow_edge_of(interfaces.edge_owner_of_target(value)) is not None
+
+
+# --------------------------------------------------------------------------- building shardings, tensor facts
+# (defined in builtins_shardings.py)
+
+query(replicated)
+query(pure=True)(opened)
+query(pure=True)(open_dim)
+query(pure=True)(close_dim)
+query(pure=True)(dim_axes)
+query(pure=True)(set_dim)
+query(pure=True)(append_axis)
+query(pure=True)(remove_axis)
+query(pure=True)(dim)
+query(pure=True)(element_type)
+query(pure=True)(element_count)
+query(name="bytes", pure=True)(tensor_bytes)
+query(shard_bytes)

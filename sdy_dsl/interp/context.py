@@ -152,6 +152,14 @@ class RewriteContext:
             raise ActionError(f"{action} of an op that was already erased or replaced in this rewrite")
         return operation(op)
 
+    def diagnostic_location(self, at, action: str) -> ir.Location:
+        """Where a diagnostic about AT goes: an op's location, a block argument's own
+        location, an op result's op's location."""
+        if isinstance(at, ir.Value):
+            value = self.live_value(at, action, "an op or a value")
+            return value.location if isinstance(value.owner, ir.Block) else operation(value.owner).location
+        return self.live_op(at, action, "an op or a value").location
+
     def live_value(self, value, action: str, role: str = "a value") -> ir.Value:
         if not isinstance(value, ir.Value):
             raise ActionError(f"{action} expects {role}, got {describe(value)}")
@@ -248,9 +256,9 @@ class RewriteContext:
         if observer is not None and observer.wants_steps:
             observer.record_step(self.pass_name, what, op, True, verb="fired on")
 
-    def emit_error(self, op, message: str) -> None:
-        """Emit an error diagnostic at `op`; the driver fails the pass once the stage is done."""
-        self.live_op(op, "error").location.emit_error(message)
+    def emit_error(self, at, message: str) -> None:
+        """Emit an error diagnostic at an op or a value; the driver fails the pass once the stage is done."""
+        self.diagnostic_location(at, "error").emit_error(message)
         self.errors.append(message)
         self.changed = True
 
@@ -317,7 +325,11 @@ class RewriteContext:
         self.changed = True
 
     def replace_uses(self, old: ir.Value, new: ir.Value, except_op=None) -> None:
-        """Route every use of `old` (but those by `except_op`) to `new`."""
+        """Route every use of `old` (but those by `except_op`) to `new`.
+
+        The op defining `new` keeps its own uses of `old` (routing them would make
+        it use its own result), and every use routed must come after `new` is
+        defined (else an ActionError, before anything changes)."""
         what = "replace_uses" if except_op is None else "replace_uses_except"
         old, new = self.live_value(old, what), self.live_value(new, what)
         if except_op is not None:
@@ -326,13 +338,25 @@ class RewriteContext:
             return
         if old.type != new.type:
             raise ActionError(f"{what} of a {old.type} value by a {new.type} value")
-        if not any(except_op is None or operation(u.owner) != except_op for u in old.uses):
-            return
-        if except_op is None:
-            old.replace_all_uses_with(new)
-        else:
-            old.replace_all_uses_except(new, except_op)
-        self.changed = True
+        kept = [except_op] if except_op is not None else []
+        if not isinstance(new.owner, ir.Block):
+            kept.append(operation(new.owner))
+        self.redirect_uses(old, new, kept, what)
+
+    def redirect_uses(self, old: ir.Value, new: ir.Value, kept_users: list, what: str) -> None:
+        """Route every use of `old` but those inside `kept_users` to `new`; each
+        routed use must be dominated by `new` (checked for all uses first)."""
+        moved = [(operation(u.owner), u.operand_number) for u in old.uses]
+        moved = [(user, i) for user, i in moved if not any(user == k or is_ancestor(k, user) for k in kept_users)]
+        for user, _ in moved:
+            if not defined_before(new, user):
+                raise ActionError(f"{what}: {self.op_text(user)} uses the value before {value_text(new)} is "
+                                  f"defined; routing it there would make the IR use a value before its definition "
+                                  f"(or the op its own result)")
+        for user, i in moved:
+            user.operands[i] = new
+        if moved:
+            self.changed = True
 
     def move(self, op, other, after: bool) -> None:
         what = "move_after" if after else "move_before"
@@ -354,18 +378,34 @@ class RewriteContext:
         self.changed = True
 
     def create_op(self, name: str, result_types, operands, attributes: dict, regions: int = 0,
-                  before=None, loc=None) -> ir.Operation:
-        anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
-        # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
-        rewritten = anchor_op is self.root and not self.dead_ops
-        if not rewritten and (anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op)):
-            raise ActionError(f"create of '{name}' before {self.op_text(anchor_op)}, which is not inside the "
-                              f"{self.anchor.name} the pass runs on")
-        operands = [self.live_value(v, f"create of '{name}'", "operand values") for v in operands]
-        with ir.InsertionPoint(anchor_op):
+                  before=None, loc=None, after=None) -> ir.Operation:
+        """A new op before `before` (default: the op being rewritten), or right
+        after `after` (an op, or a value: after its op, or first in its block
+        for a block argument)."""
+        what = f"create of '{name}'"
+        if after is not None:
+            point, default_loc = insertion_after(self, after, what)
+        else:
+            anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
+            # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
+            rewritten = anchor_op is self.root and not self.dead_ops
+            if not rewritten and (anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op)):
+                raise ActionError(f"create of '{name}' before {self.op_text(anchor_op)}, which is not inside the "
+                                  f"{self.anchor.name} the pass runs on")
+            point, default_loc = ir.InsertionPoint(anchor_op), anchor_op.location
+        operands = [self.live_value(v, what, "operand values") for v in operands]
+        with point:
             new = ir.Operation.create(name, results=list(result_types), operands=operands,
                                       attributes=attributes, regions=regions,
-                                      loc=loc if loc is not None else anchor_op.location)
+                                      loc=loc if loc is not None else default_loc)
+        late = next((i for i, v in enumerate(operands) if not defined_before(v, new)), None)
+        if late is not None:  # it would use a value before its definition: undo, say where
+            with trusted():
+                new.erase()
+            place = (f"after {value_text(after) if isinstance(after, ir.Value) else self.op_text(operation(after))}"
+                     if after is not None else f"before {self.op_text(self.live_op(before or self.root, what))}")
+            raise ActionError(f"{what} {place}: operand #{late} ({value_text(operands[late])}) is not defined "
+                              f"there yet; create it 'after:' that value")
         # The new op may take the address of one erased before: it is live.
         if self.dead_ops or self.erased:
             at = address(new)
@@ -376,7 +416,6 @@ class RewriteContext:
                 self.dead_values.discard(address(r))
         self.changed = True
         return new
-
 
 _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_pointer.restype = ctypes.c_void_p
@@ -415,7 +454,12 @@ def address(x) -> int:
 
 
 class ActionError(Exception):
-    """An IR action's precondition failed; the driver reports it at the rule."""
+    """An IR action's precondition failed; the driver reports it at the action
+    (`loc`, set by the rule loader) or else at the rule."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.loc = None
 
 
 def _invalidate(op: ir.Operation) -> None:
@@ -462,6 +506,58 @@ def describe(x) -> str:
     if isinstance(x, (list, tuple)):
         return f"a list of {len(x)}"
     return f"a {type(x).__name__}"
+
+
+def insertion_after(ctx: RewriteContext, after, what: str) -> tuple[ir.InsertionPoint, ir.Location]:
+    """Where an op created right after AFTER (an op or a value) goes, and its default location."""
+    if isinstance(after, ir.Value):
+        value = ctx.live_value(after, what, "a value or an op to create after")
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            parent = operation(owner.owner)
+            if parent != ctx.anchor and not is_ancestor(ctx.anchor, parent):
+                raise ActionError(f"{what} after an argument of {ctx.op_text(parent)}, which is not inside "
+                                  f"the {ctx.anchor.name} the pass runs on")
+            return ir.InsertionPoint.at_block_begin(owner), value.location
+        after = owner
+    op = ctx.live_op(after, what, "a value or an op to create after")
+    if op == ctx.anchor or not is_ancestor(ctx.anchor, op):
+        raise ActionError(f"{what} after {ctx.op_text(op)}, which is not inside the {ctx.anchor.name} "
+                          f"the pass runs on")
+    if is_terminator(op):
+        raise ActionError(f"{what} after {ctx.op_text(op)}, which ends its block")
+    return ir.InsertionPoint.after(op), op.location
+
+
+def defined_before(value: ir.Value, user: ir.Operation) -> bool:
+    """Whether `value` is defined where `user` may use it: `user` (or its ancestor in
+    the value's block) comes after the value's op, or the value is an argument of a
+    block holding `user`. (Shardy's regions have one block each.)"""
+    owner = value.owner
+    block = owner if isinstance(owner, ir.Block) else operation(owner).block
+    at = user
+    while at.block != block:
+        parent = at.parent
+        if parent is None:
+            return False
+        at = operation(parent)
+    if isinstance(owner, ir.Block):
+        return True
+    definer = operation(owner)
+    return at != definer and definer.is_before_in_block(at)
+
+
+def is_terminator(op: ir.Operation) -> bool:
+    """Whether `op` is the last op of its block (where a terminator is)."""
+    try:
+        return ir.InsertionPoint.at_block_terminator(op.block).ref_operation == op
+    except (ValueError, TypeError):  # a block without a terminator, or no block
+        return False
+
+
+def value_text(value: ir.Value) -> str:
+    """A value as a message names it: `%name` (MLIR's numbering)."""
+    return value.get_name()
 
 
 def printed_location(op: ir.Operation) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from jaxlib.mlir import ir
 
-from ..diagnostics import PassFailure, emit_error_at
+from ..diagnostics import PassFailure, emit_error_at, line_col
 from ..rule_library import builtin_library
 from ..runtime import op_registry, rewrite as mlir_rewrite
 from ..runtime.op_registry import using
@@ -145,12 +145,10 @@ def _shown(value) -> str:
 def text_of_location(location: ir.Location) -> str:
     """`file:line:col` of a location, or the location printed when it has none
     (a location outlives its op: it can be printed after the op is erased)."""
-    text = str(location)
-    m = _FILE_LOC.search(text)
-    if not m:
-        return text
-    name = SOURCE_NAME if m.group(1) == "-" else m.group(1)
-    return f"{name}:{m.group(2)}:{m.group(3)}"
+    pos = line_col(location)
+    if pos is None or pos.shown:
+        return str(location)
+    return f"{pos.file or SOURCE_NAME}:{pos.line}:{pos.col}"
 
 
 class KernelDrivers:
@@ -607,6 +605,7 @@ def _failure(op: ir.Operation, rule: Rule, ctx: RewriteContext, e: BaseException
     loc = rule.loc
     if isinstance(e, ActionError):
         message = f"rule '{rule.id}': {e}"
+        loc = e.loc or loc
     elif isinstance(e, RecursionError):
         message = f"rule '{rule.id}': expressions nested too deeply to evaluate"
     elif isinstance(e, SystemExit):

@@ -154,6 +154,11 @@ class ExprCompiler:
             return value
         return lookup
 
+    def _FStr(self, node, bound, allow_actions):
+        parts = [part if isinstance(part, str) else self.compile(part, bound, allow_actions)
+                 for part in node.parts]
+        return lambda env: "".join(part if isinstance(part, str) else shown(part(env)) for part in parts)
+
     def _ListExpr(self, node, bound, allow_actions):
         items = [self.compile(i, bound, allow_actions) for i in node.items]
         return lambda env: [f(env) for f in items]
@@ -286,7 +291,8 @@ class ExprCompiler:
         if isinstance(node, S.Bind):
             free, _ = self.info(node.value)
             return free, False  # it binds a name: an effect on the rule application
-        children = {S.ListExpr: lambda n: n.items, S.GetAttr: lambda n: [n.target],
+        children = {S.ListExpr: lambda n: n.items,
+                    S.FStr: lambda n: [p for p in n.parts if not isinstance(p, str)], S.GetAttr: lambda n: [n.target],
                     S.Not: lambda n: [n.operand], S.BoolOp: lambda n: n.operands,
                     S.Compare: lambda n: [n.left, n.right], S.Arith: lambda n: [n.left, n.right],
                     S.IfElse: lambda n: [n.cond, n.then, n.otherwise]}[type(node)](node)
@@ -323,6 +329,24 @@ class ExprCompiler:
             a0 = args[0]
             return lambda env: impl(a0(env))
         return lambda env: impl(*[a(env) for a in args])
+
+
+def shown(value) -> str:
+    """A value as an f-string shows it: a tensor value by its SSA name (`%arg0`,
+    `%3`), an op by its name, a sharding as MLIR prints it, a list item by item."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, ir.Value):
+        return value.get_name()
+    if isinstance(value, (ir.Operation, ir.OpView)):
+        return value.operation.name if isinstance(value, ir.OpView) else value.name
+    if isinstance(value, TensorSharding):
+        return value.text()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(shown(v) for v in value) + "]"
+    return str(value)
 
 
 class EvalError(Exception):

@@ -36,8 +36,8 @@ def balanced_attr_end(text: str, loc: int) -> int:
 
 
 
-from .syntax import (AttrEntry, Arith, Bind, BlockPattern, BoolOp, Call, Compare, GetAttr, IfElse,
-                     Lambda, ListExpr, Lit, Not, OpPattern, RegionPattern, ValueVar, Var)
+from .syntax import (AttrEntry, Arith, Bind, BlockPattern, BoolOp, Call, Compare, Expr, FStr, GetAttr, IfElse,
+                     Lambda, ListExpr, Lit, Not, OpPattern, RegionPattern, ValueVar, Var, unquoted)
 
 pp.ParserElement.enable_packrat()
 
@@ -138,6 +138,62 @@ class _Operator:
         self.text, self.offset = text, offset
 
 
+def _format_parts(text: str, start: int, quoted: str, expr) -> list:
+    """The text and expressions of an f-string QUOTED (with its quotes, at START of
+    TEXT): `{EXPR}` is an expression, `{{` and `}}` are braces."""
+    body = quoted[1:-1].replace("\\" + quoted[0], quoted[0])
+    at = start + 1  # the body's first character in TEXT
+
+    def fail(i: int, message: str):
+        return pp.ParseFatalException(text, at + i, message)
+
+    parts: list = []
+    chunk, i = "", 0
+    while i < len(body):
+        ch = body[i]
+        if body.startswith("{{", i) or body.startswith("}}", i):
+            chunk += ch
+            i += 2
+            continue
+        if ch == "}":
+            raise fail(i, "unmatched '}' in an f-string (write '}}' for a brace)")
+        if ch != "{":
+            chunk += ch
+            i += 1
+            continue
+        end = next((j for j, _, depth in unquoted(body[i:]) if depth == 0), None)
+        if end is None:
+            raise fail(i, "unclosed '{' in an f-string")
+        inner = body[i + 1:i + end]
+        if not inner.strip():
+            raise fail(i, "empty '{}' in an f-string (write '{{' for a brace)")
+        try:
+            node = expr.parse_string(inner, parse_all=True)[0]
+        except pp.ParseBaseException as e:
+            raise fail(i + 1 + e.loc, f"in an f-string: {e.msg}") from None
+        _shift_offsets(node, at + i + 1)
+        if chunk:
+            parts.append(chunk)
+            chunk = ""
+        parts.append(node)
+        i += end + 1
+    if chunk:
+        parts.append(chunk)
+    return parts
+
+
+def _shift_offsets(node, by: int) -> None:
+    """Offsets of an expression parsed alone, made offsets in the enclosing text."""
+    if isinstance(node, Expr):
+        node.offset += by
+        for value in vars(node).values():
+            if isinstance(value, list):
+                for item in value:
+                    _shift_offsets(item, by)
+            else:
+                _shift_offsets(value, by)
+
+
 def _build_expr_grammar():
     expr = pp.Forward()
     LPAR, RPAR = map(pp.Suppress, "()")
@@ -152,6 +208,11 @@ def _build_expr_grammar():
     integer = pp.Regex(r"-?\d+").set_parse_action(lambda s, loc, t: Lit(int(t[0]), offset=loc))
     string = (pp.QuotedString('"', esc_char="\\") | pp.QuotedString("'", esc_char="\\")).set_parse_action(
         lambda s, loc, t: Lit(t[0], offset=loc))
+    def format_string(s, loc, t):
+        return FStr(_format_parts(s, loc + 1, t[0][1:], expr), offset=loc)
+    fstring = pp.Combine(pp.Literal("f") + (pp.QuotedString('"', esc_char="\\", unquote_results=False)
+                                            | pp.QuotedString("'", esc_char="\\", unquote_results=False))
+                         ).set_parse_action(format_string)
     keyword_lit = (pp.Keyword("true") | pp.Keyword("false") | pp.Keyword("none")).set_parse_action(
         lambda s, loc, t: Lit({"true": True, "false": False, "none": None}[t[0]], offset=loc))
     value_var = pp.Combine("%" + pp.Word(pp.alphanums + "_")).set_parse_action(
@@ -164,7 +225,7 @@ def _build_expr_grammar():
         lambda s, loc, t: Call(t[0], list(t[1]), offset=loc))
     list_lit = (pp.Suppress("[") + pp.Opt(pp.DelimitedList(expr)) + pp.Suppress("]")).set_parse_action(
         lambda s, loc, t: ListExpr(list(t), offset=loc))
-    atom = keyword_lit | integer | string | call | value_var | dollar_var | list_lit | (LPAR + expr + RPAR)
+    atom = fstring | keyword_lit | integer | string | call | value_var | dollar_var | list_lit | (LPAR + expr + RPAR)
 
     def fold_attrs(s, loc, t):
         node = t[0]

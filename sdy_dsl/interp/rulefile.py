@@ -20,6 +20,7 @@ from jaxlib.mlir import ir
 from ..hooks import PURE_MARK, hooks_of_module, load_hook_module
 from . import parsing, syntax as S
 from .builtins import BUILTINS, to_attr
+from .context import ActionError
 from .expr import CompileError, Env, ExprCompiler, Function
 from .hook_guard import rule_hook
 from .kernels import AttrKernel, compile_kernel
@@ -605,6 +606,9 @@ def _compile_expr(compiler: ExprCompiler, text, loc: Loc, bound: set, allow_acti
         raise _text_loc(text, loc, e.offset).error(e.message) from None
 
 
+_CREATE_KEYS = ("create", "after", "before", "redirect")
+
+
 def _load_actions(raw, loc: Loc, compiler, bound: set, match_pattern: S.Pattern) -> list[Callable]:
     if isinstance(raw, str):
         # A bare pattern string: replace the root by it.
@@ -614,18 +618,43 @@ def _load_actions(raw, loc: Loc, compiler, bound: set, match_pattern: S.Pattern)
     for i, item in enumerate(raw):
         item_loc = raw.item_locs[i]
         if isinstance(item, str):
-            actions.append(_compile_expr(compiler, item, item_loc, bound, allow_actions=True))
-        elif isinstance(item, dict) and len(item) == 1 and next(iter(item)) in ("create", "replace"):
-            key = next(iter(item))
-            actions.append(_pattern_action(item[key], item.loc_of(key), bound, match_pattern,
-                                           replace_root=key == "replace"))
+            action = _compile_expr(compiler, item, item_loc, bound, allow_actions=True)
+        elif isinstance(item, dict) and len(item) == 1 and next(iter(item)) == "replace":
+            action = _pattern_action(item["replace"], item.loc_of("replace"), bound, match_pattern, replace_root=True)
+        elif isinstance(item, dict) and "create" in item:
+            for key in item:
+                _expect(key in _CREATE_KEYS, item.key_loc(key), f"unknown key '{key}' of a create action "
+                                                               f"(expected: {', '.join(_CREATE_KEYS)})")
+            if "after" in item and "before" in item:
+                raise item.key_loc("before").error("a create action goes 'after' a value or 'before' an op, not both")
+            placement = {key: _compile_expr(compiler, item[key], item.loc_of(key), bound, allow_actions=False)
+                         for key in ("after", "before", "redirect") if key in item}
+            action = _pattern_action(item["create"], item.loc_of("create"), bound, match_pattern,
+                                     replace_root=False, placement=placement)
         else:
-            raise item_loc.error("an action is an expression (e.g. 'erase($root)') or {create: PATTERN} / {replace: PATTERN}")
+            raise item_loc.error("an action is an expression (e.g. 'erase($root)'), {replace: PATTERN} or "
+                                 "{create: PATTERN} (with 'after: VALUE' or 'before: OP', and 'redirect: VALUE')")
+        actions.append(_located(action, item_loc))
     return actions
 
 
-def _pattern_action(text, loc: Loc, bound: set, match_pattern: S.Pattern, replace_root: bool) -> Callable:
-    """Build ops from a pattern (before the root); optionally replace the root with the last one."""
+def _located(action: Callable, loc: Loc) -> Callable:
+    """The action, its failed preconditions reported at its own place in the rule file."""
+    def run(env: Env):
+        try:
+            return action(env)
+        except ActionError as e:
+            if e.loc is None:
+                e.loc = loc
+            raise
+    return run
+
+
+def _pattern_action(text, loc: Loc, bound: set, match_pattern: S.Pattern, replace_root: bool,
+                    placement: dict | None = None) -> Callable:
+    """Build ops from a pattern (before the root, or where PLACEMENT says: `after` a
+    value or op, `before` an op); optionally replace the root with the last one, or
+    route the other uses of PLACEMENT's `redirect` value to it."""
     _expect(isinstance(text, str), loc, "expected a pattern string")
     try:
         pattern = parsing.parse_pattern(text)
@@ -651,15 +680,31 @@ def _pattern_action(text, loc: Loc, bound: set, match_pattern: S.Pattern, replac
             bound.add("$" + line.label)
     root_results = [r for r in match_pattern.root.results]
     last = pattern.lines[-1]
+    placement = placement or {}
+    after, before, redirect = placement.get("after"), placement.get("before"), placement.get("redirect")
+    if redirect is not None:
+        _expect(len(last.results) == 1 and not last.results[0].variadic, loc,
+                "'redirect' routes uses to the last created op's result: it needs exactly one (%name = ...)")
 
     def run(env: Env):
         ctx = env.ctx
-        created = None
+        created = []
+        where = ("after", after(env)) if after is not None else ("before", before(env) if before is not None
+                                                                  else env.vars["$root"])
         for build in builders:
-            created = build(env)
+            created.append(build(env, where))
+            if where[0] == "after":
+                where = ("after", created[-1])
         if replace_root:
             root = env.vars["$root"]
-            ctx.replace_op(root, list(created.results))
+            ctx.replace_op(root, list(created[-1].results))
+        elif redirect is not None:
+            old = ctx.live_value(redirect(env), "redirect", "a value")
+            new = created[-1].results[0]
+            if old.type != new.type:
+                raise ActionError(f"redirect of a {old.type} value to the created '{created[-1].name}' "
+                                  f"of type {new.type}")
+            ctx.redirect_uses(old, new, created, "redirect")
         return True
 
     if replace_root:
@@ -687,7 +732,8 @@ def _op_builder(line: S.OpPattern, bound_at_compile: set) -> Callable:
     result_keys = [("%" + r.name) for r in line.results]
     label = "$" + line.label if line.label else None
 
-    def build(env: Env):
+    def build(env: Env, where: tuple):
+        """The op, created `where`: ("before", op) or ("after", value or op)."""
         ctx = env.ctx
         operands = []
         for key, variadic in operand_keys:
@@ -718,7 +764,10 @@ def _op_builder(line: S.OpPattern, bound_at_compile: set) -> Callable:
                 types.append(operands[min(i, len(operands) - 1)].type)
             else:
                 raise ValueError(f"cannot infer the type of result {key} of '{name}'")
-        op = ctx.create_op(name, types, operands, attributes, before=env.vars["$root"])
+        if where[0] == "after":
+            op = ctx.create_op(name, types, operands, attributes, after=where[1])
+        else:
+            op = ctx.create_op(name, types, operands, attributes, before=where[1])
         for i, key in enumerate(result_keys):
             env.vars[key] = op.results[i]
         if label:

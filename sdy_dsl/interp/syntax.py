@@ -96,6 +96,12 @@ class Lit(Expr):
 
 
 @dataclass
+class FStr(Expr):
+    """`f"{%x} has {bytes(%x)} bytes"`: text and expressions, in order."""
+    parts: list  # str | Expr
+
+
+@dataclass
 class Var(Expr):
     name: str  # with sigil: '%x' or '$s'
 

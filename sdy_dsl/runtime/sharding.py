@@ -261,6 +261,18 @@ class TensorSharding:
                                                     for d in self.dims),
                               self.replicated, self.unreduced, self.inline_mesh)
 
+    def opened(self) -> "TensorSharding":
+        """All dims open (priorities kept); `self` when they already are."""
+        if not any(d.is_closed for d in self.dims):
+            return self
+        return replace(self, dims=tuple(replace(d, is_closed=False) for d in self.dims))
+
+    def with_dim(self, index: int, dim: DimSharding) -> "TensorSharding":
+        """The sharding with dimension `index` (negative: from the end) replaced by `dim`."""
+        dims = list(self.dims)
+        dims[index] = dim
+        return replace(self, dims=tuple(dims))
+
     def without_replicated(self) -> "TensorSharding":
         if not self.replicated:
             return self
@@ -466,6 +478,17 @@ def parse_sharding_per_value(text: str) -> tuple[TensorSharding, ...]:
         p.take(">")
         p.accept(",")
     return tuple(out)
+
+
+def parse_axis_ref(text: str) -> AxisRef:
+    """An axis ref from its name, `x`, or a sub-axis, `x:(2)4` (quotes optional)."""
+    name, colon, rest = text.partition(":")
+    quoted = name if name.startswith('"') else '"' + name + '"'
+    p = _Parser(quoted + colon + rest)
+    ref = p.axis_ref()
+    if p.peek() is not None:
+        raise ShardingSyntaxError(f"unexpected text after the axis: {text!r}")
+    return ref
 
 
 def parse_mesh(text: str) -> Mesh:

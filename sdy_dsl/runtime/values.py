@@ -12,6 +12,8 @@ Which op keeps which is declared in `rules/interfaces.yaml` (see
 """
 from __future__ import annotations
 
+import math
+import re
 from typing import Callable, Iterator
 
 from jaxlib.mlir import ir
@@ -356,6 +358,36 @@ def tensor_type(value_type: ir.Type) -> ir.RankedTensorType | None:
         return value_type
     mesh_tensor = mesh_tensor_type(value_type)
     return mesh_tensor.global_type if mesh_tensor is not None else None
+
+
+def element_bytes(element_type: ir.Type) -> int:
+    """Bytes one element moves in a collective: complex<T> is two Ts; sub-byte
+    types (i1, i4, f4E2M1FN, ...) count one byte, as XLA's collectives move
+    them (pred is a byte; the CPU backend widens s4 to s8 before one), though
+    XLA packs them in buffers."""
+    text = str(element_type)
+    m = re.fullmatch(r"complex<[a-z]*?(\d+)>", text)
+    if m:
+        return 2 * max(1, int(m.group(1)) // 8)
+    m = re.search(r"(\d+)", text)
+    return max(1, int(m.group(1)) // 8) if m else 4
+
+
+def per_device_bytes(value_type: ir.Type, sharding: TensorSharding | None, meshes: MeshTable) -> int:
+    """Bytes of one device's shard of a tensor of VALUE_TYPE sharded SHARDING (0 for a
+    token, a tuple or a dynamic shape)."""
+    try:
+        value_type = ir.ShapedType(value_type)
+    except (ValueError, TypeError):
+        return 0
+    if not value_type.has_static_shape:
+        return 0
+    shape = list(value_type.shape)
+    if sharding is not None and sharding.dims:
+        mesh = meshes.mesh_of(sharding)
+        for i, dim in enumerate(sharding.dims[:len(shape)]):
+            shape[i] = math.ceil(shape[i] / dim.size(mesh))
+    return math.prod(shape) * element_bytes(value_type.element_type)
 
 
 def rank_of(value_type: ir.Type) -> int:
