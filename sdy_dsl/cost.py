@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
 
 from jaxlib.mlir import ir
@@ -32,7 +31,7 @@ from jaxlib.mlir import ir
 from .api import _is_path, module_source, run_pipeline
 from .mlir_context import make_context
 from .runtime import interfaces
-from .runtime.sharding import TensorSharding, codec
+from .runtime.sharding import codec
 from .runtime.values import MeshTable, ops_under, per_device_bytes
 from .stories import _location_text as location_text  # (one home: explain names locations so)
 
