@@ -307,6 +307,7 @@ def test_axis_list_order_is_size_first():
     key = explicit_reshards_util._axes_list_key
     assert key(L("a, b")) < key(L("a, c"))
     assert key(L("a, b")) < key(L("b, c"))
+    assert key(L("a, b")) < key(L("b, a"))
     assert key(L("a, b:(1)2")) < key(L("a, b"))
     assert key(L("a, c")) < key(L("a, b, c"))
     assert key([]) < key(L("a"))

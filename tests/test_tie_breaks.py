@@ -17,6 +17,7 @@ from reference import run_reference
 from sdy_dsl.api import run_pipeline
 
 EXPLICIT = "builtin.module(func.func(sdy-insert-explicit-reshards{enable-full-version=true}))"
+EXPLICIT_DEFAULT = "builtin.module(func.func(sdy-insert-explicit-reshards))"
 AGGRESSIVE = "builtin.module(sdy-aggressive-propagate)"
 TO_COLLECTIVES = "builtin.module(func.func(sdy-reshard-to-collectives))"
 
@@ -94,6 +95,10 @@ CANDIDATE_RANKING = {
     "axes-sub-axis-order": Tie(
         module('"x"=4', [("8", '{"x":(1)2}'), ("8", '{"x":(2)2}')], add("8"), "8"),
         EXPLICIT, wins='sdy.reshard %arg0 <@mesh, [{"x":(2)2}]>', loses="sdy.reshard %arg1"),
+    # two axes each, in the other order: compared axis by axis from the major one
+    "axes-major-first": Tie(
+        module('"x"=2, "y"=2', [("8", '{"x", "y"}'), ("8", '{"y", "x"}')], add("8"), "8"),
+        EXPLICIT, wins='sdy.reshard %arg0 <@mesh, [{"y", "x"}]>', loses="sdy.reshard %arg1"),
     # the same, given in the other order: the axes decide, not the operand position
     "axes-sub-axis-order-swapped": Tie(
         module('"x"=4', [("8", '{"x":(2)2}'), ("8", '{"x":(1)2}')], add("8"), "8"),
@@ -135,6 +140,19 @@ MESH_CHOICE = {
     for first, second in (("mesh_a", "mesh_b"), ("mesh_b", "mesh_a"))
 }
 
+# Unreduced axes are kept sorted in mesh order and merged: the source's
+# "x":(4)2 and the new "x":(1)4 become "x" only if "x":(1)4 sorts first.
+UNREDUCED_ORDER = {
+    "sub-axes-merge-in-mesh-order": Tie(
+        'sdy.mesh @mesh = <["x"=8, "y"=2]>\n'
+        'func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}], unreduced={"x":(4)2}>})'
+        ' -> tensor<8x8xf32> {\n'
+        '  %0 = sdy.reshard %arg0 <@mesh, [{}, {}], unreduced={"x"}> : tensor<8x8xf32>\n'
+        '  return %0 : tensor<8x8xf32>\n}\n',
+        EXPLICIT_DEFAULT, wins='sdy.replicated_to_unreduced {"x":(1)4} %arg0 out_sharding=<@mesh, [{}, {}], '
+                             'unreduced={"x"}>', loses='unreduced={"x":(4)2, "x":(1)4}'),
+}
+
 # --------------------------------------------------------------------------- aggressive propagation
 # A factor conflict goes to the factor ranked first by (-source size, -sharded
 # size on elementwise ops, source index, factor index).
@@ -148,6 +166,12 @@ AGGRESSIVE_SOURCE = {
     "source-index": Tie(
         module('"x"=2', [("8x16", '{"x"}, {}'), ("16x8", '{}, {"x"}')], dot("8x16", "16x8", "8x8"), "8x8"),
         AGGRESSIVE, wins='sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>', loses='[{?}, {"x", ?}]'),
+    # the source of factor 0 is the first of two equal tensors holding it (arg0,
+    # not arg2), so it comes before factor 1 (source arg1) and takes "x".
+    "source-tie-first-tensor": Tie(
+        module('"x"=2', [("8x8", '{"x"}, {}'), ("8x8", '{}, {"x"}'), ("8x8", '{"x"}, {}')],
+               "stablehlo.clamp %arg0, %arg1, %arg2 : tensor<8x8xf32>", "8x8"),
+        AGGRESSIVE, wins='sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>', loses='[{?}, {"x", ?}]'),
     # elementwise, equal sources: factor 1 on "x" (4) before factor 0 on "x":(1)2.
     "sharded-size": Tie(
         module('"x"=4', [("8x8", '{"x":(1)2}, {}'), ("8x8", '{}, {"x"}')], add("8x8"), "8x8"),
@@ -157,6 +181,7 @@ AGGRESSIVE_SOURCE = {
 TIES = {**{f"candidate-ranking/{k}": v for k, v in CANDIDATE_RANKING.items()},
         **{f"unary-preference/{k}": v for k, v in UNARY_PREFERENCE.items()},
         **{f"mesh-choice/{k}": v for k, v in MESH_CHOICE.items()},
+        **{f"unreduced-order/{k}": v for k, v in UNREDUCED_ORDER.items()},
         **{f"aggressive-source/{k}": v for k, v in AGGRESSIVE_SOURCE.items()}}
 
 
