@@ -109,6 +109,12 @@ CANDIDATE_RANKING = {
 # (`unary-preference`: no-sharded-permutation-factor, tensor-size, sharding-size;
 # a full tie: the operand).
 UNARY_PREFERENCE = {
+    # equal sizes: the operand shards reverse's permutation factor, the result
+    # does not, so the result's sharding wins.
+    "no-sharded-permutation-factor": Tie(
+        module('"x"=2', [("8x16", '{"x"}, {}')], with_result_sharding(
+            "stablehlo.reverse %arg0, dims = [0] : tensor<8x16xf32>", '{}, {"x"}'), "8x16"),
+        EXPLICIT, wins='sdy.reshard %arg0 <@mesh, [{}, {"x"}]>', loses="stablehlo.reverse %arg0"),
     "tensor-size": Tie(
         module('"x"=2', [("8", '{"x"}')], with_result_sharding(
             "stablehlo.broadcast_in_dim %arg0, dims = [0] : (tensor<8xf32>) -> tensor<8x16xf32>", '{}, {"x"}'),
