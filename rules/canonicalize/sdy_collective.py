@@ -8,10 +8,9 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
 from sdy_dsl.runtime.collectives import (
-    add_or_merge, all_to_all_params_text, axes_per_dim_text, parse_all_to_all_params, parse_axes,
-    parse_axes_per_dim)
+    all_to_all_params_text, axes_per_dim_text, parse_all_to_all_params, parse_axes, parse_axes_per_dim)
 from sdy_dsl.runtime.explicit_reshards_util import is_equivalent
-from sdy_dsl.runtime.sharding import DimSharding, TensorSharding, codec, sort_and_merge_axes
+from sdy_dsl.runtime.sharding import DimSharding, TensorSharding, add_or_merge, codec, sort_and_merge_axes
 from sdy_dsl.runtime.values import MeshTable, operation
 
 

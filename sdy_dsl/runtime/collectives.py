@@ -21,111 +21,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .sharding import AxisRef, DimSharding, Mesh, TensorSharding, axes_text
-
-INF = float("inf")
-
-
-# --------------------------------------------------------------------------- sub-axis algebra (C++ AxisRefAttr)
+from .sharding import (AxisRef, DimSharding, Mesh, TensorSharding, add_or_merge, axes_size, axes_text,
+                       first_overlapping)
 
 
-def order_key(axis: AxisRef) -> tuple:
-    """AxisRefAttr's `operator<`: by name, then a full axis sits after the
-    sub-axes that start at 1 and before the others."""
-    return (axis.name, axis.pre_size, INF if axis.sub_size is None else axis.sub_size)
-
-
-def _sub(name: str, pre: int, size: int) -> AxisRef:
-    return AxisRef(name, pre, size)
-
-
-def _next(axis: AxisRef, mesh: Mesh) -> int:
-    return axis.next_pre_size(mesh)
-
-
-def overlaps(a: AxisRef, b: AxisRef, mesh: Mesh) -> bool:
-    return a.overlaps(b, mesh)
-
-
-def contains(a: AxisRef, b: AxisRef) -> bool:
-    if a.name != b.name:
-        return False
-    if a.sub_size is None:
-        return True
-    if b.sub_size is None:
-        return False
-    return a.pre_size <= b.pre_size and a.pre_size * a.sub_size >= b.pre_size * b.sub_size
-
-
-def overlap(a: AxisRef, b: AxisRef, mesh: Mesh) -> AxisRef | None:
-    if a.name != b.name:
-        return None
-    if a.sub_size is None:
-        return b
-    if b.sub_size is None:
-        return a
-    lo, hi = max(a.pre_size, b.pre_size), min(_next(a, mesh), _next(b, mesh))
-    if hi <= lo or not a.can_coexist(b, mesh):
-        return None
-    return _sub(a.name, lo, hi // lo)
-
-
-def prefix_without_overlap(a: AxisRef, b: AxisRef, mesh: Mesh) -> AxisRef | None:
-    if not a.can_coexist(b, mesh):
-        return None
-    if not a.overlaps(b, mesh):
-        return a
-    if a.pre_size >= b.pre_size:
-        return None
-    return _sub(a.name, a.pre_size, b.pre_size // a.pre_size)
-
-
-def suffix_without_overlap(a: AxisRef, b: AxisRef, mesh: Mesh) -> AxisRef | None:
-    if not a.can_coexist(b, mesh):
-        return None
-    if not a.overlaps(b, mesh):
-        return a
-    a_next, b_next = _next(a, mesh), _next(b, mesh)
-    if a_next <= b_next:
-        return None
-    return _sub(a.name, b_next, a_next // b_next)
-
-
-def can_merge(a: AxisRef, b: AxisRef) -> bool:
-    return (a.name == b.name and a.sub_size is not None and b.sub_size is not None
-            and a.pre_size * a.sub_size == b.pre_size)
-
-
-def merge(a: AxisRef, b: AxisRef, mesh: Mesh) -> AxisRef:
-    size = a.sub_size * b.sub_size
-    if size == mesh.axis_size(a.name):
-        return AxisRef(a.name)
-    return _sub(a.name, a.pre_size, size)
-
-
-def add_or_merge(axes: list, axis: AxisRef, mesh: Mesh) -> None:
-    if axes and can_merge(axes[-1], axis):
-        axes[-1] = merge(axes[-1], axis, mesh)
-    else:
-        axes.append(axis)
-
-
-def first_overlapping(axis: AxisRef, ordered: Sequence[AxisRef], mesh: Mesh) -> int | None:
-    """Index of the first axis of ORDERED (sorted by order_key, no two
-    overlapping) that overlaps AXIS."""
-    key = order_key(axis)
-    lo, hi = 0, len(ordered)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if order_key(ordered[mid]) < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo > 0 and overlaps(axis, ordered[lo - 1], mesh):
-        return lo - 1
-    if lo < len(ordered) and overlaps(axis, ordered[lo], mesh):
-        return lo
-    return None
+# --------------------------------------------------------------------------- sub-axis alignment
 
 
 def align_axes(axes: list, ordered_other: Sequence[AxisRef], mesh: Mesh) -> None:
@@ -138,16 +38,16 @@ def align_axes(axes: list, ordered_other: Sequence[AxisRef], mesh: Mesh) -> None
         j = first_overlapping(axis, ordered_other, mesh)
         advanced = False
         while (j is not None and j < len(ordered_other) and ordered_other[j].can_coexist(axis, mesh)
-               and not contains(ordered_other[j], axis) and overlaps(ordered_other[j], axis, mesh)):
+               and not ordered_other[j].contains(axis, mesh) and ordered_other[j].overlaps(axis, mesh)):
             other = ordered_other[j]
             del axes[i]
-            prefix = prefix_without_overlap(axis, other, mesh)
+            prefix = axis.prefix_without_overlap(other, mesh)
             if prefix is not None:
                 axes.insert(i, prefix)
                 i += 1
-            axes.insert(i, overlap(axis, other, mesh))
+            axes.insert(i, axis.overlap(other, mesh))
             i += 1
-            suffix = suffix_without_overlap(axis, other, mesh)
+            suffix = axis.suffix_without_overlap(other, mesh)
             if suffix is None:
                 advanced = True
                 break
@@ -165,11 +65,7 @@ def align_per_dim(axes_per_dim: list, ordered_other: Sequence[AxisRef], mesh: Me
 
 
 def ordered(axes_per_dim) -> list:
-    return sorted((a for axes in axes_per_dim for a in axes), key=order_key)
-
-
-def sharded_size(axes, mesh: Mesh) -> int:
-    return math.prod(a.size(mesh) for a in axes)
+    return sorted((a for axes in axes_per_dim for a in axes), key=AxisRef.order_key)
 
 
 def _divisible(a: int, b: int) -> bool:
@@ -183,8 +79,8 @@ def within_capacity(axis: AxisRef, capacity: int, mesh: Mesh):
         return None, None, capacity
     if capacity >= size:
         return axis, None, capacity // size
-    within = _sub(axis.name, axis.pre_size, capacity)
-    return within, _sub(axis.name, within.pre_size * capacity, size // capacity), 1
+    within = AxisRef(axis.name, axis.pre_size, capacity)
+    return within, AxisRef(axis.name, within.pre_size * capacity, size // capacity), 1
 
 
 # --------------------------------------------------------------------------- the chain
@@ -273,7 +169,7 @@ class CollectiveChain:
 
     def _pop_back(self, cur: list, ins: list, start: int) -> None:
         for axis in reversed(ins[start:]):
-            prefix = prefix_without_overlap(cur[-1], axis, self.mesh)
+            prefix = cur[-1].prefix_without_overlap(axis, self.mesh)
             if prefix is not None:
                 cur[-1] = prefix
             else:
@@ -327,7 +223,7 @@ class CollectiveChain:
                     split_added.append(within)
                     avail.insert(0, rest)
                     i += 1
-        split_added.sort(key=order_key)
+        split_added.sort(key=AxisRef.order_key)
         align_per_dim(self.outs, split_added, self.mesh)
 
     # ------------------------------------------------------------------ all-slice
@@ -357,7 +253,7 @@ class CollectiveChain:
         while end < len(tgt_out) and tgt_out[end] not in self.in_set:
             added *= tgt_out[end].size(self.mesh)
             end += 1
-        if self.shape[src] % (sharded_size(self.cur[src], self.mesh) * added) != 0:
+        if self.shape[src] % (axes_size(self.cur[src], self.mesh) * added) != 0:
             return None
         self.capacity[tgt] //= common * added
         return tgt, start, end
@@ -367,7 +263,7 @@ class CollectiveChain:
         slicing = [[] for _ in range(self.rank)]
         has = False
         for d in range(self.rank):
-            in_size, out_size = sharded_size(self.ins[d], mesh), sharded_size(self.outs[d], mesh)
+            in_size, out_size = axes_size(self.ins[d], mesh), axes_size(self.outs[d], mesh)
             self.capacity[d] = out_size // math.gcd(in_size, out_size)
         for src in range(self.rank):
             found = self._axes_to_slice_for_all_to_all(src)
@@ -460,7 +356,7 @@ class CollectiveChain:
         self.in_set.clear()
         for d in range(self.rank):
             ins, outs, cur = self.ins[d], self.outs[d], self.cur[d]
-            cap = used = sharded_size(ins, mesh)
+            cap = used = axes_size(ins, mesh)
             self._pop_back(cur, ins, 0)
             while cap > 1 and outs:
                 within, rest, cap = within_capacity(outs[0], cap, mesh)

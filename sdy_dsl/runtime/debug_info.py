@@ -57,8 +57,8 @@ from jaxlib.mlir import ir
 
 from . import interfaces
 from .op_sharding_rule import OpShardingRule
-from .sharding_projection import NOT_A_PREFIX, ShardingProjection, axis_list_prefix_status
-from .sharding import AxisRef, Mesh, TensorSharding, codec
+from .sharding_projection import ShardingProjection
+from .sharding import NOT_A_PREFIX, AxisRef, Mesh, TensorSharding, axis_list_prefix_status, codec
 from .values import operation
 
 

@@ -20,10 +20,9 @@ from . import interfaces
 from .op_predicates import OpView, Predicate
 from .op_sharding_rule import (FACTOR_KINDS, NEED_REPLICATION, PASS_THROUGH, PERMUTATION, REDUCTION,
                                OpShardingRule)
-from .sharding_projection import (STRICT_PREFIX, ShardingProjection, TensorFactorShardings,
-                                  add_axis_or_merge, axis_list_prefix_status,
-                                  prefix_without_overlap_all)
-from .sharding import AxisRef, Mesh, TensorSharding, axes_size
+from .sharding_projection import ShardingProjection, TensorFactorShardings
+from .sharding import (STRICT_PREFIX, AxisRef, Mesh, TensorSharding, add_or_merge, axes_size,
+                       axis_list_prefix_status, greatest_common_prefix, truncate_without_overlap)
 from .vocabulary import Vocabulary
 
 RESHARD = "sdy.reshard"
@@ -115,38 +114,13 @@ class Policy:
 # --------------------------------------------------------------------------- axis helpers
 
 
-def axis_order_key(axis: AxisRef) -> tuple:
-    """AxisRefAttr's `<`: by name; for one name `"x":(1)k` < `"x"` < `"x":(p)k` (p > 1)."""
-    if not axis.is_sub_axis:
-        return (axis.name, 1, 0, 0)
-    return (axis.name, 0 if axis.pre_size == 1 else 2, axis.pre_size, axis.sub_size)
-
-
 def _axes_list_key(axes: Sequence[AxisRef]) -> tuple:
-    return (len(axes), tuple(axis_order_key(a) for a in axes))
-
-
-def suffix_without_overlap(axis: AxisRef, other: AxisRef, mesh: Mesh) -> AxisRef | None:
-    """The largest suffix of `axis` that does not overlap `other` (getSuffixWithoutOverlap)."""
-    if not axis.overlaps(other, mesh):
-        return axis
-    this_next, other_next = axis.next_pre_size(mesh), other.next_pre_size(mesh)
-    if this_next <= other_next:
-        return None
-    return axis.full_or_sub(mesh, other_next, this_next // other_next)
+    """AxisListRef's `<`: fewer axes first, then axis by axis."""
+    return (len(axes), tuple(a.order_key() for a in axes))
 
 
 def _overlaps_any(axes: Sequence[AxisRef], others: Sequence[AxisRef], mesh: Mesh) -> bool:
     return any(a.overlaps(b, mesh) for a in axes for b in others)
-
-
-def _truncate_without_overlap(axes: Sequence[AxisRef], others: Sequence[AxisRef], mesh: Mesh):
-    """The longest prefix of `axes` not overlapping `others` (None if nothing overlaps)."""
-    for i, axis in enumerate(axes):
-        prefix = prefix_without_overlap_all(axis, others, mesh)
-        if prefix != axis:
-            return tuple(axes[:i]) + ((prefix,) if prefix is not None else ())
-    return None
 
 
 def _is_strict_prefix(first: Sequence[AxisRef], second: Sequence[AxisRef], mesh: Mesh) -> bool:
@@ -234,19 +208,7 @@ def greatest_common_prefix_axes(projection: ShardingProjection, num_factors: int
             if not seen[f]:
                 out[f], seen[f] = list(fs.axes), True
             else:
-                out[f] = _common_prefix(out[f], fs.axes, mesh)
-    return out
-
-
-def _common_prefix(a: Sequence[AxisRef], b: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
-    out = []
-    for x, y in zip(a, b):
-        if x == y:
-            out.append(x)
-            continue
-        if x.name == y.name and x.pre_size == y.pre_size:
-            out.append(x if x.size(mesh) < y.size(mesh) else y)
-        break
+                out[f] = greatest_common_prefix(out[f], fs.axes, mesh)
     return out
 
 
@@ -282,13 +244,13 @@ def redistribute(tensor: TensorFactorShardings, mapping, factor_sizes, mesh: Mes
             fs = tensor.factors[f]
             if size > gcd:
                 pre = current[1] if current[1] is not None else 1
-                add_axis_or_merge(fs.axes, AxisRef(name, pre, gcd), mesh)
+                add_or_merge(fs.axes, AxisRef(name, pre, gcd), mesh)
                 current[1] = pre * gcd
                 current[0] = size // gcd
                 remaining[i] //= gcd
             else:
                 axis = AxisRef(name) if current[1] is None else AxisRef(name, current[1], current[0])
-                add_axis_or_merge(fs.axes, axis, mesh)
+                add_or_merge(fs.axes, axis, mesh)
                 remaining[i] //= size
                 index += 1
                 current = info(index)
@@ -297,8 +259,8 @@ def redistribute(tensor: TensorFactorShardings, mapping, factor_sizes, mesh: Mes
             overflow = tensor.factors[factors[-1]].overflow
             while current is not None:
                 name = all_axes[index].name
-                add_axis_or_merge(overflow, AxisRef(name) if current[1] is None
-                                  else AxisRef(name, current[1], current[0]), mesh)
+                add_or_merge(overflow, AxisRef(name) if current[1] is None
+                             else AxisRef(name, current[1], current[0]), mesh)
                 index += 1
                 current = info(index)
             break
@@ -378,7 +340,7 @@ def _unary(projection, rule: OpShardingRule, tensor_sizes, mesh: Mesh, policy: P
         if f in tensors[preferred].factors:
             continue
         axes = list(fs.axes)
-        cut = _truncate_without_overlap(axes, taken, mesh)
+        cut = truncate_without_overlap(axes, taken, mesh)
         common[f] = list(cut) if cut is not None else axes
     return common
 
@@ -446,7 +408,7 @@ def _heuristic(projection: ShardingProjection, rule: OpShardingRule, tensor_size
                     c.sharding_size = axes_size(c.axes, mesh) // axes_size(best.axes, mesh)
                     kept.append(c)
                 continue
-            cut = _truncate_without_overlap(c.axes, best.axes, mesh)
+            cut = truncate_without_overlap(c.axes, best.axes, mesh)
             if cut is not None:
                 c.axes = cut
                 if c.axes == assigned[c.factor]:
@@ -485,7 +447,7 @@ def _distribute_need_replication_axes(rule: OpShardingRule, mesh: Mesh, common: 
                 axis_size = axes[0].size(mesh)
                 if capacity % axis_size:
                     break
-                add_axis_or_merge(common[b], axes[0], mesh)
+                add_or_merge(common[b], axes[0], mesh)
                 capacity //= axis_size
                 axes.pop(0)
             if not axes:

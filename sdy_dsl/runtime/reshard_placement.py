@@ -16,14 +16,14 @@ from jaxlib.mlir import ir
 from . import interfaces
 from .op_sharding_rule import OpShardingRule
 from .op_sharding_rule_registry import OpShardingRuleRegistry
-from .sharding_projection import NOT_A_PREFIX, STRICT_PREFIX, axis_list_prefix_status
 from .sharding_store import ShardingStore
-from .sharding import AxisRef, Mesh, TensorSharding, axis_set_difference, codec, sort_and_merge_axes
+from .sharding import (NOT_A_PREFIX, STRICT_PREFIX, AxisRef, Mesh, TensorSharding, axis_list_prefix_status,
+                       axis_set_difference, codec, sort_and_merge_axes)
 from .values import MeshTable, operation
 from .explicit_reshards_util import (ALL_REDUCE, REPLICATED_TO_UNREDUCED, RESHARD,
                                      SHARDED_TO_UNREDUCED, Policy, ReshardError,
                                      compatible_factor_sharding, is_equivalent, is_fully_replicated,
-                                     replicated_sharding, suffix_without_overlap, value_rank)
+                                     replicated_sharding, value_rank)
 
 
 class ReshardPlacement:
@@ -225,7 +225,7 @@ class ReshardPlacement:
             if status == STRICT_PREFIX:
                 diff: list[AxisRef] = []
                 if out_axes and out_axes[-1] != in_axes[len(out_axes) - 1]:
-                    diff.append(suffix_without_overlap(in_axes[len(out_axes) - 1], out_axes[-1], mesh))
+                    diff.append(in_axes[len(out_axes) - 1].suffix_without_overlap(out_axes[-1], mesh))
                 diff.extend(in_axes[len(out_axes):])
                 if not axis_set_difference(diff, new_unreduced, mesh):
                     per_dim[d] = tuple(diff)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from jaxlib.mlir import ir
 
@@ -132,13 +132,141 @@ class AxisRef:
     def merge(self, other: "AxisRef", mesh: Mesh) -> "AxisRef":
         return self.full_or_sub(mesh, self.pre_size, self.size(mesh) * other.size(mesh))
 
+    def overlap(self, other: "AxisRef", mesh: Mesh) -> "AxisRef | None":
+        """The part both refer to (getOverlap); None when they are disjoint or
+        cannot coexist."""
+        if self.name != other.name:
+            return None
+        if not self.is_sub_axis:
+            return other
+        if not other.is_sub_axis:
+            return self
+        lo, hi = max(self.pre_size, other.pre_size), min(self.next_pre_size(mesh), other.next_pre_size(mesh))
+        if hi <= lo or not self.can_coexist(other, mesh):
+            return None
+        return AxisRef(self.name, lo, hi // lo)
+
+    def prefix_without_overlap(self, other: "AxisRef", mesh: Mesh) -> "AxisRef | None":
+        """The largest prefix of self that does not overlap other
+        (getPrefixWithoutOverlap); None when it is empty or they cannot coexist."""
+        return self._part_without_overlap(other, mesh, prefix=True)
+
+    def suffix_without_overlap(self, other: "AxisRef", mesh: Mesh) -> "AxisRef | None":
+        """The largest suffix of self that does not overlap other
+        (getSuffixWithoutOverlap); None when it is empty or they cannot coexist."""
+        return self._part_without_overlap(other, mesh, prefix=False)
+
+    def _part_without_overlap(self, other: "AxisRef", mesh: Mesh, prefix: bool) -> "AxisRef | None":
+        if self.name != other.name:
+            return self
+        if not self.can_coexist(other, mesh):
+            return None
+        if not self.overlaps(other, mesh):
+            return self
+        # the devices [lo, hi) of self before other starts, or after it ends
+        lo, hi = ((self.pre_size, other.pre_size) if prefix
+                  else (other.next_pre_size(mesh), self.next_pre_size(mesh)))
+        return self.full_or_sub(mesh, lo, hi // lo) if hi > lo else None
+
+    # The order of refs to one axis, shared by both orders below (AxisRefAttr's
+    # `<`): by pre-size, then size, the full axis counting as (1, infinite), so
+    # "x":(1)2 < "x":(1)4 < "x" < "x":(2)2 < "x":(2)4 < "x":(4)2.
+    def _position_in_axis(self) -> tuple:
+        return (self.pre_size, math.inf if self.sub_size is None else self.sub_size)
+
+    def order_key(self) -> tuple:
+        """AxisRefAttr's `<`: by axis name, then position in the axis."""
+        return (self.name, *self._position_in_axis())
+
     def sort_key(self, mesh: Mesh) -> tuple:
-        """Mesh order: by axis position in the mesh, then by sub-axis pre-size and size."""
-        return (mesh.axis_index(self.name), self.pre_size, self.size(mesh))
+        """Mesh order (getMeshComparator): by the axis's place in the mesh, then position in the axis."""
+        return (mesh.axis_index(self.name), *self._position_in_axis())
 
 
 def axes_size(axes: Iterable[AxisRef], mesh: Mesh) -> int:
     return math.prod(a.size(mesh) for a in axes)
+
+
+def add_or_merge(axes: list[AxisRef], axis: AxisRef, mesh: Mesh) -> None:
+    """Append axis, merged into the last one when it directly follows it (AddAxisOrMergeInserter)."""
+    if axes and axes[-1].can_merge(axis, mesh):
+        axes[-1] = axes[-1].merge(axis, mesh)
+    else:
+        axes.append(axis)
+
+
+def first_overlapping(axis: AxisRef, ordered: Sequence[AxisRef], mesh: Mesh) -> int | None:
+    """The index of the first ref of ORDERED (sorted by order_key, no two
+    overlapping) that overlaps AXIS (getFirstOverlapping), else None."""
+    key = axis.order_key()
+    lo, hi = 0, len(ordered)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ordered[mid].order_key() < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo > 0 and axis.overlaps(ordered[lo - 1], mesh):
+        return lo - 1
+    if lo < len(ordered) and axis.overlaps(ordered[lo], mesh):
+        return lo
+    return None
+
+
+def prefix_without_overlap_all(axis: AxisRef | None, others: Sequence[AxisRef],
+                               mesh: Mesh) -> AxisRef | None:
+    """AXIS cut to its largest prefix overlapping none of OTHERS (None if empty)."""
+    for other in others:
+        if axis is None:
+            return None
+        axis = axis.prefix_without_overlap(other, mesh)
+    return axis
+
+
+STRICT_PREFIX, EQUAL, NOT_A_PREFIX = "strict", "equal", "not"
+
+
+def axis_list_prefix_status(first: Sequence[AxisRef], second: Sequence[AxisRef],
+                            mesh: Mesh) -> str:
+    """Whether `first` is a strict prefix of / equal to / not a prefix of `second`."""
+    if not first and not second:
+        return EQUAL
+    if not first:
+        return STRICT_PREFIX
+    if len(first) > len(second):
+        return NOT_A_PREFIX
+    last = len(first) - 1
+    for i in range(last):
+        if first[i] != second[i]:
+            return NOT_A_PREFIX
+    if len(first) == len(second) and first[last] == second[last]:
+        return EQUAL
+    if first[last].prefix_of(second[last], mesh):
+        return STRICT_PREFIX
+    return NOT_A_PREFIX
+
+def truncate_without_overlap(axes: Sequence[AxisRef], others: Sequence[AxisRef], mesh: Mesh):
+    """The longest prefix of AXES overlapping none of OTHERS, the last axis
+    perhaps cut (AxisListRef::truncateWithoutOverlap); None if nothing overlaps."""
+    for i, axis in enumerate(axes):
+        prefix = prefix_without_overlap_all(axis, others, mesh)
+        if prefix != axis:
+            return tuple(axes[:i]) + ((prefix,) if prefix is not None else ())
+    return None
+
+
+def greatest_common_prefix(a: Sequence[AxisRef], b: Sequence[AxisRef], mesh: Mesh) -> list[AxisRef]:
+    """The longest common prefix of two axis lists, the last axis perhaps a
+    prefix of both (getGreatestCommonPrefix)."""
+    out = []
+    for x, y in zip(a, b):
+        if x == y:
+            out.append(x)
+            continue
+        if x.name == y.name and x.pre_size == y.pre_size:
+            out.append(x if x.size(mesh) < y.size(mesh) else y)
+        break
+    return out
 
 
 def axis_set_difference(axes: Iterable[AxisRef], minus: Iterable[AxisRef], mesh: Mesh) -> list[AxisRef]:
@@ -170,10 +298,7 @@ def sort_and_merge_axes(axes: Iterable[AxisRef], mesh: Mesh) -> list[AxisRef]:
     """Mesh order, with consecutive sub-axes of one axis merged (sortAndMergeAxes)."""
     out: list[AxisRef] = []
     for axis in sorted(axes, key=lambda a: a.sort_key(mesh)):
-        if out and out[-1].can_merge(axis, mesh):
-            out[-1] = out[-1].merge(axis, mesh)
-        else:
-            out.append(axis)
+        add_or_merge(out, axis, mesh)
     return out
 
 

@@ -17,70 +17,8 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from .sharding import AxisRef, DimSharding, Mesh, TensorSharding
-
-# ----------------------------------------------------------------- axis helpers
-
-
-def full_or_sub(name: str, pre_size: int, size: int, mesh: Mesh) -> AxisRef:
-    if pre_size == 1 and size == mesh.axis_size(name):
-        return AxisRef(name)
-    return AxisRef(name, pre_size, size)
-
-
-def prefix_without_overlap(axis: AxisRef, other: AxisRef, mesh: Mesh) -> AxisRef | None:
-    """The largest prefix of `axis` that does not overlap `other` (None if empty,
-    or if the two cannot coexist in one sharding)."""
-    if axis.name != other.name:
-        return axis
-    if not axis.can_coexist(other, mesh):
-        return None
-    if not axis.overlaps(other, mesh):
-        return axis
-    if other.pre_size <= axis.pre_size:
-        return None
-    return full_or_sub(axis.name, axis.pre_size, other.pre_size // axis.pre_size, mesh)
-
-
-def prefix_without_overlap_all(axis: AxisRef | None, others: Sequence[AxisRef],
-                               mesh: Mesh) -> AxisRef | None:
-    for other in others:
-        if axis is None:
-            return None
-        axis = prefix_without_overlap(axis, other, mesh)
-    return axis
-
-
-def add_axis_or_merge(axes: list[AxisRef], axis: AxisRef, mesh: Mesh) -> None:
-    """Append `axis`, merging it into the last axis when it directly follows it."""
-    if axes and axes[-1].can_merge(axis, mesh):
-        axes[-1] = axes[-1].merge(axis, mesh)
-    else:
-        axes.append(axis)
-
-
-STRICT_PREFIX, EQUAL, NOT_A_PREFIX = "strict", "equal", "not"
-
-
-def axis_list_prefix_status(first: Sequence[AxisRef], second: Sequence[AxisRef],
-                            mesh: Mesh) -> str:
-    """Whether `first` is a strict prefix of / equal to / not a prefix of `second`."""
-    if not first and not second:
-        return EQUAL
-    if not first:
-        return STRICT_PREFIX
-    if len(first) > len(second):
-        return NOT_A_PREFIX
-    last = len(first) - 1
-    for i in range(last):
-        if first[i] != second[i]:
-            return NOT_A_PREFIX
-    if len(first) == len(second) and first[last] == second[last]:
-        return EQUAL
-    if first[last].prefix_of(second[last], mesh):
-        return STRICT_PREFIX
-    return NOT_A_PREFIX
-
+from .sharding import (STRICT_PREFIX, AxisRef, DimSharding, Mesh, TensorSharding, add_or_merge,
+                       axis_list_prefix_status)
 
 # ----------------------------------------------------------------- factor shardings
 
@@ -139,13 +77,13 @@ class TensorFactorShardings:
                 for i, axis in enumerate(fs.axes):
                     sharded *= axis.size(mesh)
                     if i == 0:
-                        add_axis_or_merge(axes, axis, mesh)
+                        add_or_merge(axes, axis, mesh)
                     else:
                         axes.append(axis)
                 if fs.overflow:
                     for i, axis in enumerate(fs.overflow):
                         if i == 0:
-                            add_axis_or_merge(axes, axis, mesh)
+                            add_or_merge(axes, axis, mesh)
                         else:
                             axes.append(axis)
                     break
@@ -197,13 +135,13 @@ def build_tensor_factor_shardings(mapping: Sequence[Sequence[int]], sharding: Te
                 name = axes[axis_index].name
                 if rem_size > gcd:
                     pre = rem_pre if rem_pre is not None else 1
-                    fs.axes.append(full_or_sub(name, pre, gcd, mesh))
+                    fs.axes.append(axes[axis_index].full_or_sub(mesh, pre, gcd))
                     rem_pre = pre * gcd
                     rem_size //= gcd
                     rem_factor //= gcd
                 else:
                     fs.axes.append(AxisRef(name) if rem_pre is None
-                                   else full_or_sub(name, rem_pre, rem_size, mesh))
+                                   else axes[axis_index].full_or_sub(mesh, rem_pre, rem_size))
                     rem_factor //= rem_size
                     axis_index += 1
                     rem_size, rem_pre = _axis_info(axes, axis_index, mesh)
@@ -227,7 +165,7 @@ def _add_remaining(out: list[AxisRef], rem_size, rem_pre, axes, axis_index, mesh
     while rem_size is not None:
         name = axes[axis_index].name
         axis = AxisRef(name) if rem_pre is None else AxisRef(name, rem_pre, rem_size)
-        add_axis_or_merge(out, axis, mesh)
+        add_or_merge(out, axis, mesh)
         axis_index += 1
         rem_size, rem_pre = _axis_info(axes, axis_index, mesh)
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..sharding import AxisRef, Mesh, axes_size
+from ..sharding import NOT_A_PREFIX, STRICT_PREFIX, AxisRef, Mesh, axes_size, axis_list_prefix_status
 from .basic_factor_propagation import (BasicFactorPropagation, compatible_major_axes,
                                        no_conflicts_across_factors, no_conflicts_within_factor,
                                        truncate_by_removing_conflicts)
 from .factor_propagation import Direction, DirectionAlongFactor
-from ..sharding_projection import (NOT_A_PREFIX, STRICT_PREFIX, ShardingProjection,
-                                   TensorFactorShardings, axis_list_prefix_status)
+from ..sharding_projection import ShardingProjection, TensorFactorShardings
 
 class AggressiveFactorPropagation(BasicFactorPropagation):
     """Resolves conflicts between factors by preference, tensor by tensor.

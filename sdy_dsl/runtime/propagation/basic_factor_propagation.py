@@ -18,10 +18,9 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from ..sharding import AxisRef, Mesh
+from ..sharding import AxisRef, Mesh, prefix_without_overlap_all
 from .factor_propagation import Direction, DirectionAlongFactor
-from ..sharding_projection import (FactorSharding, ShardingProjection, TensorFactorShardings,
-                                   full_or_sub, prefix_without_overlap_all)
+from ..sharding_projection import FactorSharding, ShardingProjection, TensorFactorShardings
 
 # ----------------------------------------------------------------- compatible major axes
 
@@ -115,7 +114,7 @@ def no_conflicts_within_factor(axis: AxisRef, replicated: Sequence[AxisRef], fs:
             if gcd == axis_size:
                 return result
             if gcd != 1:
-                return full_or_sub(result.name, result.pre_size, gcd, mesh)
+                return result.full_or_sub(mesh, result.pre_size, gcd)
     if factor_axes and factor_axes[-1].prefix_of(result, mesh):
         return factor_axes[-1]
     return None
