@@ -93,4 +93,5 @@ def test_install_brings_what_the_tests_need():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     exact = [d for d in project["dependencies"] if "==" in d]
     assert exact == ["jaxlib==0.10.2"]  # the MLIR bindings the rules run on
-    assert project["optional-dependencies"]["jax"] == ["jax==0.10.2"]
+    # (flatbuffers: jax.export's (de)serialization, which `search --verify` reads)
+    assert project["optional-dependencies"]["jax"] == ["jax==0.10.2", "flatbuffers>=24"]
