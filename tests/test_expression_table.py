@@ -246,6 +246,31 @@ EVALUATED = [
     ("with_mesh_symbol(with_inline_mesh(sharding(%edge), mesh_named(\"mesh\")), \"unused\")",
      '#sdy.sharding<@unused, [{"x"}, {}]>'),
     ("mesh_of(sharding(%arg0))", MESH),
+    # building and editing shardings (arg0: [{"x", ?}, {"one"}] replicated y; edge: [{"x"}, {}])
+    ("sharding(\"mesh\", [[\"x\"], [\"y\", \"?\"]])", '#sdy.sharding<@mesh, [{"x"}, {"y", ?}]>'),
+    ("set_dim(sharding(%edge), 1, [\"y\"])", '#sdy.sharding<@mesh, [{"x"}, {"y"}]>'),
+    ("set_dim(sharding(%neg), 1, [\"y\"])", '#sdy.sharding<@mesh, [{"x"}, {"y", ?}]>'),  # stays open
+    ("append_axis(sharding(%edge), 0, \"y\")", '#sdy.sharding<@mesh, [{"x", "y"}, {}]>'),
+    ("remove_axis(sharding(%mc_arg), 0, \"x\")", '#sdy.sharding<@mesh, [{"y"}, {}]>'),
+    ("opened(sharding(%edge))", '#sdy.sharding<@mesh, [{"x", ?}, {?}]>'),
+    ("open_dim(sharding(%edge), 1)", '#sdy.sharding<@mesh, [{"x"}, {?}]>'),
+    ("close_dim(sharding(%neg), 1)", '#sdy.sharding<@mesh, [{"x"}, {}]>'),
+    ("dim_axes(sharding(%mc_arg), 0)", ["x", "y"]), ("dim_axes(sharding(%edge), 1)", []),
+    ("replicated(%arg1, \"mesh\")", "#sdy.sharding<@mesh, [{}, {}]>"),
+    ("replicated(%arg0)", "#sdy.sharding<@mesh, [{}, {}]>"),
+    ("replicated(%arg2, \"mesh\")", "#sdy.sharding<@mesh, []>"),
+    # tensor facts: arg0 is 8x4 f32; a scalar i32; one device's shard under each sharding
+    ("dim(%arg0, 0)", 8), ("dim(%arg0, -1)", 4), ("dim(%reduce, 0)", 8),
+    ("element_type(%arg0)", "f32"), ("element_type(%arg2)", "i32"),
+    ("element_count(%arg0)", 32), ("element_count(%arg2)", 1),
+    ("bytes(%arg0)", 128), ("bytes(%arg2)", 4),
+    ("shard_bytes(%arg0)", 64),   # 8/2 x 4/1 x 4 bytes ("one" splits nothing, replicated y neither)
+    ("shard_bytes(%arg1)", 128),  # no sharding: all of it
+    ("shard_bytes(%b0)", 32),     # 8/4 x 4 x 4
+    ("block_args($func)", ["%arg0", "%arg1", "%arg2", "%arg3"]), ("block_args($neg)", []),
+    # formatted strings
+    ("f\"{dim(%arg0, 0)}x{dim(%arg0, 1)} {element_type(%arg0)}: {bytes(%arg0) // 2}\"", "8x4 f32: 64"),
+    ("f\"{1 + 1 == 2}\"", "true"),
     ("mesh_of(with_inline_mesh(sharding(%edge), mesh_named(\"unused\")))", '#sdy.mesh<["z"=8]>'),
     ("meshes()", [MESH, '#sdy.mesh<["z"=8]>']),
     ("mesh_named(\"unused\")", '#sdy.mesh<["z"=8]>'), ("mesh_named(\"nope\")", None),
@@ -413,6 +438,10 @@ ACTIONS = [
     (BARRIER, ["set_edge_owner_shardings($op, data_flow_result_owners($op), [sharding(%q), sharding(%p)])"],
      ['stablehlo.optimization_barrier {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>, '
       '<@mesh, [{"x", ?}]>]>}'], []),
+    # a constraint right after the negate, which every other use (the abs) now reads
+    (NEGATE, ['constrain(at(results($op), 0), sharding("mesh", [["y"]]))'],
+     ['%1 = stablehlo.negate %arg0 {tag = "first"}', '%2 = sdy.sharding_constraint %1 <@mesh, [{"y"}]>',
+      '%3 = stablehlo.abs %2'], ["stablehlo.abs %1"]),
 ]
 
 

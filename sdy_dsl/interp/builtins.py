@@ -295,6 +295,7 @@ def meshes(ctx: RewriteContext) -> list[Mesh]:
 
 @query(pure=True)
 def mesh_named(ctx: RewriteContext, name: str) -> Mesh | None:
+    """The mesh of the module's `sdy.mesh @NAME` (none when there is no such mesh)."""
     return ctx.meshes().meshes.get(name)
 
 

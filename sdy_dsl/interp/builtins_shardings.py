@@ -121,12 +121,14 @@ def opened(s) -> TensorSharding:
 
 
 def open_dim(s, dim: int) -> TensorSharding:
+    """Dimension DIM open (`{...?}`), its axes and priority kept."""
     s = to_sharding(s)
     d = s.dims[_dim_index(s, dim, "open_dim")]
     return s.with_dim(dim, DimSharding(d.axes, False, d.priority))
 
 
 def close_dim(s, dim: int) -> TensorSharding:
+    """Dimension DIM closed, its axes and priority kept."""
     s = to_sharding(s)
     d = s.dims[_dim_index(s, dim, "close_dim")]
     return s.with_dim(dim, DimSharding(d.axes, True, d.priority))
