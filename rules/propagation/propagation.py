@@ -18,7 +18,9 @@ from sdy_dsl.trace import PropagationTrace
 @hook
 def propagate(ctx: RewriteContext) -> None:
     options = ctx.options
-    schedule = Schedule.from_params(ctx.params.get("schedule"), options, ctx.passdef.loc)
+    schedule = Schedule.from_params(ctx.params.schedule, options, ctx.passdef.loc)
+    if "factor-ranking" in ctx.params:  # the passes from sdy-aggressive-propagate on
+        schedule = schedule.with_factor_ranking(ctx.params.factor_ranking)
     dump_dir = options.module_dump_directory
     if dump_dir:
         Path(dump_dir).mkdir(parents=True, exist_ok=True)
