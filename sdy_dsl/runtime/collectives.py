@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .sharding import AxisRef, DimSharding, Mesh, TensorSharding, axes_text
+from .vocabulary import Vocabulary
 
 INF = float("inf")
 
@@ -215,10 +216,34 @@ class _State:
 
 
 class CollectiveChain:
-    """Shardy's CollectiveInserter, step for step (see the module docstring)."""
+    """Shardy's CollectiveInserter, step for step (see the module docstring).
+
+    Tunable (the params of rules/export/reshard_to_collectives.yaml): the
+    order in which each round tries its steps (`step_order`, STEPS names) and
+    when it permutes (`permute`, one of PERMUTE_POLICIES). Shardy's: all-slice,
+    collective-permute, all-to-all (in order, then out of order), all-gather,
+    at most two rounds, permuting when devices can swap shards. The state
+    machine below is written for Shardy's order: a tuned chain runs more
+    rounds if it needs them, its steps are checked, and where it does not
+    reach the target the reshard gathers what differs and slices it again
+    (`_gather_then_slice`)."""
+
+    # The steps of a round, by the names the `step-order` param uses.
+    STEPS: Vocabulary[Callable] = Vocabulary("collective step", name="collective-step")
+    STEPS.register("all-slice", lambda chain: chain.try_all_slice())
+    STEPS.register("collective-permute", lambda chain: chain.try_collective_permute())
+    STEPS.register("all-to-all", lambda chain: (chain.try_all_to_alls(False), chain.try_all_to_alls(True)))
+    STEPS.register("all-gather", lambda chain: chain.try_all_gather())
+    REFERENCE_STEP_ORDER = ("all-slice", "collective-permute", "all-to-all", "all-gather")
+    # when-shards-can-swap: Shardy's (_should_permute); never: only to change the device order.
+    PERMUTE_POLICIES = ("when-shards-can-swap", "never")
+    REFERENCE_ROUNDS, TUNED_ROUNDS = 2, 4
 
     def __init__(self, in_sharding: TensorSharding, out_sharding: TensorSharding, mesh: Mesh,
-                 shape: Sequence[int]):
+                 shape: Sequence[int], step_order: Sequence[str] = REFERENCE_STEP_ORDER,
+                 permute: str = PERMUTE_POLICIES[0]):
+        self.step_order = tuple(step_order)
+        self.permute = permute
         self.mesh = mesh
         self.shape = tuple(shape)
         self.mesh_ref = (in_sharding.mesh_name, in_sharding.inline_mesh)
@@ -230,6 +255,7 @@ class CollectiveChain:
         self.rank = len(self.ins)
         self.capacity = [1] * self.rank
         self.steps: list[Step] = []
+        self.in_sharding, self.out_sharding = in_sharding, out_sharding
         ordered_in, ordered_out = ordered(self.ins), ordered(self.outs)
         align_per_dim(self.ins, ordered_out, mesh)
         align_per_dim(self.outs, ordered_in, mesh)
@@ -249,15 +275,76 @@ class CollectiveChain:
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[Step]:
-        for _ in range(2):
+        steps = [self.STEPS[name] for name in self.step_order]
+        tuned = self.step_order != self.REFERENCE_STEP_ORDER or self.permute != self.PERMUTE_POLICIES[0]
+        for _ in range(self.TUNED_ROUNDS if tuned else self.REFERENCE_ROUNDS):
             if self.done():
                 break
-            self.try_all_slice()
-            self.try_collective_permute()
-            self.try_all_to_alls(False)
-            self.try_all_to_alls(True)
-            self.try_all_gather()
+            for step in steps:
+                step(self)
+        if tuned and not (self.done() and self._is_sound()):
+            self.steps = self._gather_then_slice()
         return self.steps
+
+    def _gather_then_slice(self) -> list[Step]:
+        """What any reshard can do: per dimension, gather the axes after the
+        prefix both shardings share, change the device order if the meshes
+        differ in it, and slice the target's axes after that prefix."""
+        ins = [list(d.axes) for d in self.in_sharding.dims]
+        outs = [list(d.axes) for d in self.out_sharding.dims]
+        common = []
+        for a, b in zip(ins, outs):
+            n = 0
+            while n < min(len(a), len(b)) and a[n] == b[n]:
+                n += 1
+            common.append(n)
+        def sharding(mesh_ref, per_dim) -> TensorSharding:
+            return TensorSharding(mesh_ref[0], tuple(DimSharding(tuple(a), True) for a in per_dim),
+                                  unreduced=self.unreduced, inline_mesh=mesh_ref[1])
+
+        in_ref = (self.in_sharding.mesh_name, self.in_sharding.inline_mesh)
+        prefix = [axes[:n] for axes, n in zip(ins, common)]
+        steps = []
+        gathered = [self._merged(axes[n:]) for axes, n in zip(ins, common)]
+        if any(gathered):
+            steps.append(Step("all_gather", sharding(in_ref, prefix), tuple(tuple(a) for a in gathered)))
+        if in_ref != self.out_mesh_ref:
+            steps.append(Step("collective_permute", sharding(self.out_mesh_ref, prefix)))
+        sliced = [self._merged(axes[n:]) for axes, n in zip(outs, common)]
+        if any(sliced):
+            steps.append(Step("all_slice", sharding(self.out_mesh_ref, outs), tuple(tuple(a) for a in sliced)))
+        return steps
+
+    def _is_sound(self) -> bool:
+        """Whether each step does what its kind says to the sharding before it
+        (the state machine is written for Shardy's order: another order is
+        checked), and the last one ends at the target."""
+        def dims(sharding: TensorSharding) -> list:
+            return [self._merged(d.axes) for d in sharding.dims]
+
+        now = dims(self.in_sharding)
+        for step in self.steps:
+            after = dims(step.sharding)
+            if step.kind == "all_slice":
+                ok = after == [self._merged([*a, *b]) for a, b in zip(now, step.axes)]
+            elif step.kind == "all_gather":
+                ok = now == [self._merged([*a, *b]) for a, b in zip(after, step.axes)]
+            elif step.kind == "all_to_all":
+                moved, src, tgt = list(step.axes), step.src_dim, step.tgt_dim
+                ok = (now[src] == self._merged(after[src] + moved) and after[tgt] == self._merged(now[tgt] + moved)
+                      and all(now[d] == after[d] for d in range(self.rank) if d not in (src, tgt)))
+            else:  # collective_permute: each device keeps a shard of each dimension's size
+                ok = [sharded_size(a, self.mesh) for a in now] == [sharded_size(a, self.mesh) for a in after]
+            if not ok:
+                return False
+            now = after
+        return now == dims(self.out_sharding)
+
+    def _merged(self, axes) -> list:
+        merged: list = []
+        for axis in axes:
+            add_or_merge(merged, axis, self.mesh)
+        return merged
 
     def done(self) -> bool:
         return (self.mesh_ref == self.out_mesh_ref and not any(self.ins) and not any(self.outs))
@@ -494,7 +581,7 @@ class CollectiveChain:
                 add_or_merge(cur, axis, mesh)
 
     def try_collective_permute(self) -> None:
-        if self._should_permute():
+        if self.permute == "when-shards-can-swap" and self._should_permute():
             self._permute()
         elif self.mesh_ref == self.out_mesh_ref:
             return

@@ -24,6 +24,7 @@ from jaxlib.mlir import ir
 from ..debug_info import ShardingDebugInfo
 from ..values import operation
 from ..vocabulary import Vocabulary
+from .aggressive_factor_propagation import AggressiveFactorPropagation
 from .aggressive_propagation import FACTOR_STRATEGIES, PROPAGATION_STRATEGIES, strategies_level
 from .basic_factor_propagation import BasicFactorPropagation
 from .basic_propagation import PropagationEngine, propagate_any
@@ -87,6 +88,12 @@ class Schedule:
         if strategies is None:
             raise error(loc, "the schedule needs a last level 'strategies'")
         return cls(levels, strategies)
+
+    def with_factor_ranking(self, ranking: Sequence[str]) -> "Schedule":
+        """This schedule, its aggressive strategy ranking factors by RANKING
+        (FACTOR_RANKING_FIELDS names, the pass's `factor-ranking` param)."""
+        return Schedule(self.levels, tuple(s.ranked(ranking) if isinstance(s, AggressiveFactorPropagation) else s
+                                           for s in self.strategies))
 
     def run(self, engine: PropagationEngine, heuristics: Sequence[Heuristic] | None = None) -> None:
         """Run the levels on `engine`; `heuristics`: the op-priority heuristics
