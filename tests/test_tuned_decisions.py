@@ -184,3 +184,32 @@ def test_every_tuned_chain_reaches_its_target_step_by_step():
             assert chain._is_sound(), (source.text(), target.text(), order, permute)
             differing += steps != reference_steps
     assert differing > 100  # the params change the chains
+
+
+def test_a_factor_strategy_registered_by_a_hook_module_beside_the_rule_file(tmp_path):
+    """How a strategy is added (docs/rule-language.md): a hook module beside
+    the rule file registers it in FACTOR_STRATEGIES; the schedule names it."""
+    name = f"lhs-first-{tmp_path.name}"  # one registry per process: a name per test run
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "my_strategy.py").write_text(textwrap.dedent(f"""\
+        from sdy_dsl.runtime.propagation.aggressive_factor_propagation import AggressiveFactorPropagation
+        from sdy_dsl.runtime.propagation.aggressive_propagation import FACTOR_STRATEGIES
+
+        if "{name}" not in FACTOR_STRATEGIES:
+            FACTOR_STRATEGIES.register("{name}", AggressiveFactorPropagation(ranking=["factor-index"]))
+        """))
+    (rules / "my_propagate.yaml").write_text(textwrap.dedent(f"""\
+        pass: my-propagate
+        extends: sdy-basic-propagate
+        summary: Basic propagation, then the first factor first.
+        hooks: my_strategy.py
+        params:
+          schedule:
+            - strategies: [basic, {name}]
+        """))
+    source = tmp_path / "in.mlir"
+    source.write_text(CONFLICTING_DOT)
+    rc, out, err = run_sdy_dsl(["opt", str(source), "-my-propagate", "--rules", str(rules)])
+    assert rc == 0, err
+    assert _dot_sharding([line.strip() for line in out.splitlines()]) == DOT_BY_FACTOR_INDEX
