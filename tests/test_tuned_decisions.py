@@ -111,6 +111,47 @@ def test_a_misspelled_factor_ranking_field_is_located(tmp_path):
         "(did you mean 'factor-index'?)")
 
 
+# ---------------------------------------------------------------- unprioritized-dims
+
+# %arg0's "x" on dim 0 has priority p1; %arg1's "x" on dim 1 has none.
+PRIORITIES = textwrap.dedent("""\
+    sdy.mesh @mesh = <["x"=2]>
+    func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}p1, {}]>}, %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x8xf32> {
+      %0 = stablehlo.add %arg0, %arg1 : tensor<8x8xf32>
+      return %0 : tensor<8x8xf32>
+    }
+    """)
+
+
+def _add_sharding(lines: list[str]) -> str:
+    (line,) = [line for line in lines if "stablehlo.add" in line]
+    return line.split("sdy.sharding = ")[1].split("} :")[0]
+
+
+def test_unprioritized_dims_by_default_take_part_with_p0(tmp_path):
+    lines, _ = _run(tmp_path, PRIORITIES, "-sdy-user-priority-propagate")
+    assert _add_sharding(lines) == '#sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>'  # the reference's
+    lines, err = _run(tmp_path, PRIORITIES, "-sdy-user-priority-propagate",
+                      "extends: sdy-user-priority-propagate\nparams:\n  unprioritized-dims: first\n")
+    assert _add_sharding(lines) == '#sdy.sharding_per_value<[<@mesh, [{?}, {"x", ?}]>]>' and err == ""
+
+
+def test_unprioritized_dims_last_let_p1_win(tmp_path):
+    lines, err = _run(tmp_path, PRIORITIES, "-sdy-propagation-pipeline",
+                      "extends: sdy-user-priority-propagate\nparams:\n  unprioritized-dims: last\n")
+    assert any(line.startswith("%0 = stablehlo.add %arg0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, "
+                               '[{"x"}, {}]>]>}') for line in lines), lines
+    assert err == ""
+
+
+def test_unprioritized_dims_on_a_schedule_without_user_priorities_is_an_error(tmp_path):
+    assert _error(tmp_path, PRIORITIES, "-sdy-user-priority-propagate",
+                  "extends: sdy-user-priority-propagate\nparams:\n  unprioritized-dims: last\n"
+                  "  schedule:\n    - strategies: [aggressive]\n") == (
+        "TMP/rules/tuning.yaml:3:3: error: 'unprioritized-dims' acts on the 'user-priorities' level, which this "
+        "pass's schedule lacks")
+
+
 # ---------------------------------------------------------------- reshard-to-collectives
 
 def test_collective_params_by_default_are_the_references(tmp_path):
