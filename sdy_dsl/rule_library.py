@@ -56,7 +56,8 @@ class RuleLibrary:
 
     def is_user_file(self, path: Path) -> bool:
         """Whether PATH is in one of the user's rules directories."""
-        return any(path.is_relative_to(d) for d in self.user_dirs)
+        resolved = path.resolve()
+        return any(resolved.is_relative_to(d.resolve()) for d in self.user_dirs)
 
     @cached_property
     def pass_files(self) -> dict[str, Path]:

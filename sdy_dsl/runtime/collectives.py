@@ -217,16 +217,10 @@ class _State:
 
 class CollectiveChain:
     """Shardy's CollectiveInserter, step for step (see the module docstring).
-
-    Tunable (the params of rules/export/reshard_to_collectives.yaml): the
-    order in which each round tries its steps (`step_order`, STEPS names) and
-    when it permutes (`permute`, one of PERMUTE_POLICIES). Shardy's: all-slice,
-    collective-permute, all-to-all (in order, then out of order), all-gather,
-    at most two rounds, permuting when devices can swap shards. The state
-    machine below is written for Shardy's order: a tuned chain runs more
-    rounds if it needs them, its steps are checked, and where it does not
-    reach the target the reshard gathers what differs and slices it again
-    (`_gather_then_slice`)."""
+    Tunable (rules/export/reshard_to_collectives.yaml): the order of a round's
+    steps (`step_order`) and when to permute (`permute`). The state machine is
+    written for Shardy's (the defaults): a tuned chain runs up to four rounds,
+    is checked, and else gathers what differs and slices it (_gather_then_slice)."""
 
     # The steps of a round, by the names the `step-order` param uses.
     STEPS: Vocabulary[Callable] = Vocabulary("collective step", name="collective-step")
@@ -292,17 +286,14 @@ class CollectiveChain:
         differ in it, and slice the target's axes after that prefix."""
         ins = [list(d.axes) for d in self.in_sharding.dims]
         outs = [list(d.axes) for d in self.out_sharding.dims]
-        common = []
-        for a, b in zip(ins, outs):
-            n = 0
-            while n < min(len(a), len(b)) and a[n] == b[n]:
-                n += 1
-            common.append(n)
+        common = [next((n for n, (p, q) in enumerate(zip(a, b)) if p != q), min(len(a), len(b)))
+                  for a, b in zip(ins, outs)]
+        in_ref = (self.in_sharding.mesh_name, self.in_sharding.inline_mesh)
+
         def sharding(mesh_ref, per_dim) -> TensorSharding:
             return TensorSharding(mesh_ref[0], tuple(DimSharding(tuple(a), True) for a in per_dim),
                                   unreduced=self.unreduced, inline_mesh=mesh_ref[1])
 
-        in_ref = (self.in_sharding.mesh_name, self.in_sharding.inline_mesh)
         prefix = [axes[:n] for axes, n in zip(ins, common)]
         steps = []
         gathered = [self._merged(axes[n:]) for axes, n in zip(ins, common)]
@@ -319,9 +310,7 @@ class CollectiveChain:
         """Whether each step does what its kind says to the sharding before it
         (the state machine is written for Shardy's order: another order is
         checked), and the last one ends at the target."""
-        def dims(sharding: TensorSharding) -> list:
-            return [self._merged(d.axes) for d in sharding.dims]
-
+        dims = lambda sharding: [self._merged(d.axes) for d in sharding.dims]  # noqa: E731
         now = dims(self.in_sharding)
         for step in self.steps:
             after = dims(step.sharding)
