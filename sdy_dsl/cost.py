@@ -76,6 +76,7 @@ class FunctionCost:
 class CostReport:
     functions: list[FunctionCost]
     module: str = ""  # the module with explicit collectives
+    warnings: list = field(default_factory=list)  # what the rules directories tune that neither run reads
 
     def totals(self) -> dict[str, dict[str, int]]:
         return _totals([c for f in self.functions for c in f.collectives])
@@ -146,11 +147,20 @@ def cost(module_or_text, pipeline="shardy_full", *, rules=None,
     text, name = module_or_text, None
     if isinstance(module_or_text, Path):
         text, name = module_or_text.read_text(), str(module_or_text)
+    runs = []
     if pipeline is not None:
-        text = run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True, source_name=name).text
-        name = None
-    text = run_pipeline(text, EXPLICIT_COLLECTIVES, rules=rules, debuginfo=True, source_name=name).text
-    return measure(text)
+        runs.append(run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True, source_name=name))
+        text, name = runs[-1].text, None
+    runs.append(run_pipeline(text, EXPLICIT_COLLECTIVES, rules=rules, debuginfo=True, source_name=name))
+    report = measure(runs[-1].text)
+    # A tuning file that one of the two runs reads is not unused: keep the first run's
+    # warnings about a file that every run warns about.
+    def file_of(warning: str) -> str:
+        return warning.split(": warning: ")[0].rsplit(":", 2)[0]
+
+    files = [{file_of(w) for w in run.warnings} for run in runs]
+    report.warnings = [w for w in runs[0].warnings if all(file_of(w) in f for f in files)]
+    return report
 
 
 def measure(text: str) -> CostReport:

@@ -10,6 +10,7 @@ propagated).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from .cost import compare_text, cost
@@ -55,6 +56,8 @@ def main(argv: list[str]) -> int:
         if not path.is_file():
             raise UsageError(f"cost: no input file '{name}'")
         reports.append(cost(path, pipeline, rules=args["rules"]))
+        for warning in reports[-1].warnings:
+            print(warning, file=sys.stderr)
     if args["json"]:
         doc = reports[0].to_json() if len(reports) == 1 else \
             {"inputs": args["inputs"], "reports": [r.to_json() for r in reports]}

@@ -22,13 +22,19 @@ AGGRESSIVE_SCHEDULE = "extends: sdy-aggressive-propagate\nparams:\n  schedule:\n
 OP_PRIORITY_FILE = builtin_rules_dir() / "propagation" / "op_priority_propagate.yaml"
 
 
-def _run(tmp_path: Path, files: dict[str, str], *passes: str) -> tuple[int, str, str]:
+def _inputs(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
+    """The module and the rules directory holding FILES."""
     rules = tmp_path / "rules"
     rules.mkdir(exist_ok=True)
     for name, text in files.items():
         (rules / name).write_text(text)
     source = tmp_path / "in.mlir"
     source.write_text(MODULE)
+    return source, rules
+
+
+def _run(tmp_path: Path, files: dict[str, str], *passes: str) -> tuple[int, str, str]:
+    source, rules = _inputs(tmp_path, files)
     return run_sdy_dsl(["opt", str(source), *passes, "--rules", str(rules)])
 
 
@@ -79,3 +85,14 @@ def test_the_python_api_returns_the_warning(tmp_path):
     result = api.run_pipeline(MODULE, "sdy-user-priority-propagate", rules=tmp_path / "rules")
     assert [w.split(": warning: ")[1].split(":")[0] for w in result.warnings] == [
         "param 'schedule' of 'sdy-aggressive-propagate' is shadowed"]
+
+
+def test_cost_warns_of_what_neither_of_its_runs_reads(tmp_path):
+    """`sdy-dsl cost` runs the propagation pipeline, then the export with explicit
+    collectives: a file either run reads is no warning, one both ignore is."""
+    source, rules = _inputs(tmp_path, {"aggressive.yaml": AGGRESSIVE_SCHEDULE,
+                                       "collectives.yaml": "extends: sdy-reshard-to-collectives\n"
+                                                           "params:\n  permute: never\n"})
+    rc, out, err = run_sdy_dsl(["cost", str(source), "--rules", str(rules)])
+    assert rc == 0 and "total:" in out
+    assert [line.split(": warning: ")[0] for line in err.splitlines()] == [f"{tmp_path}/rules/aggressive.yaml:3:3"]
