@@ -229,13 +229,15 @@ class CollectiveChain:
     STEPS.register("all-to-all", lambda chain: (chain.try_all_to_alls(False), chain.try_all_to_alls(True)))
     STEPS.register("all-gather", lambda chain: chain.try_all_gather())
     REFERENCE_STEP_ORDER = ("all-slice", "collective-permute", "all-to-all", "all-gather")
-    # when-shards-can-swap: Shardy's (_should_permute); never: only to change the device order.
-    PERMUTE_POLICIES = ("when-shards-can-swap", "never")
+    # When a collective-permute step permutes shards (it always changes a device order that differs).
+    PERMUTE_POLICIES: Vocabulary[Callable] = Vocabulary("permute policy", name="permute-policy")
+    PERMUTE_POLICIES.register("when-shards-can-swap", lambda chain: chain._should_permute())  # Shardy's
+    PERMUTE_POLICIES.register("never", lambda chain: False)
     REFERENCE_ROUNDS, TUNED_ROUNDS = 2, 4
 
     def __init__(self, in_sharding: TensorSharding, out_sharding: TensorSharding, mesh: Mesh,
                  shape: Sequence[int], step_order: Sequence[str] = REFERENCE_STEP_ORDER,
-                 permute: str = PERMUTE_POLICIES[0]):
+                 permute: str = "when-shards-can-swap"):
         self.step_order = tuple(step_order)
         self.permute = permute
         self.mesh = mesh
@@ -270,7 +272,7 @@ class CollectiveChain:
     # ------------------------------------------------------------------ driver
     def run(self) -> list[Step]:
         steps = [self.STEPS[name] for name in self.step_order]
-        tuned = self.step_order != self.REFERENCE_STEP_ORDER or self.permute != self.PERMUTE_POLICIES[0]
+        tuned = self.step_order != self.REFERENCE_STEP_ORDER or self.permute != "when-shards-can-swap"
         for _ in range(self.TUNED_ROUNDS if tuned else self.REFERENCE_ROUNDS):
             if self.done():
                 break
@@ -281,9 +283,8 @@ class CollectiveChain:
         return self.steps
 
     def _gather_then_slice(self) -> list[Step]:
-        """What any reshard can do: per dimension, gather the axes after the
-        prefix both shardings share, change the device order if the meshes
-        differ in it, and slice the target's axes after that prefix."""
+        """What any reshard can do: gather each dimension's axes after the prefix both shardings
+        share, change the device order if the meshes differ in it, slice the target's after it."""
         ins = [list(d.axes) for d in self.in_sharding.dims]
         outs = [list(d.axes) for d in self.out_sharding.dims]
         common = [next((n for n, (p, q) in enumerate(zip(a, b)) if p != q), min(len(a), len(b)))
@@ -570,7 +571,7 @@ class CollectiveChain:
                 add_or_merge(cur, axis, mesh)
 
     def try_collective_permute(self) -> None:
-        if self.permute == "when-shards-can-swap" and self._should_permute():
+        if self.PERMUTE_POLICIES[self.permute](self):
             self._permute()
         elif self.mesh_ref == self.out_mesh_ref:
             return
