@@ -13,6 +13,7 @@ import sys
 from jaxlib.mlir import ir
 
 from ..sharding import DimSharding, Mesh, TensorSharding
+from ..vocabulary import Vocabulary
 from .basic_propagation import PropagationEngine
 
 
@@ -62,8 +63,10 @@ def set_ref(engine: PropagationEngine, ref, sharding: TensorSharding) -> None:
         engine.store.set(ref[1], sharding)
 
 
-# Where a dimension without a priority takes part (`unprioritized`).
-UNPRIORITIZED_RANKS = {"first": 0, "last": sys.maxsize}
+# Where a dimension without a priority takes part (`unprioritized`): the priority it counts as.
+UNPRIORITIZED_RANKS: Vocabulary[int] = Vocabulary("place of unprioritized dims", name="unprioritized-dims")
+UNPRIORITIZED_RANKS.register("first", 0)  # with p0 (Shardy's)
+UNPRIORITIZED_RANKS.register("last", sys.maxsize)  # after every user priority
 
 
 def _rank(dim: DimSharding, unprioritized: int) -> int:
