@@ -87,6 +87,13 @@ def test_a_declared_param_needs_a_default_and_is_not_deleted(tmp_path):
         registry.get("sdy-insert-explicit-reshards")
 
 
+def test_a_param_may_not_hide_a_method_of_the_params_object(tmp_path):
+    registry = _registry_with(tmp_path, "reserved", "pass: my-pass\nsummary: s\nrules: []\n"
+                              "param-types:\n  values: int\nparams:\n  values: 1\n")
+    with pytest.raises(RuleFileError, match=r"tuning.yaml:5:3: error: param name 'values' is reserved"):
+        registry.get("my-pass")
+
+
 def test_passes_shows_params_with_types_defaults_and_help():
     rc, out, err = run_sdy_dsl(["passes", "sdy-insert-explicit-reshards"])
     assert rc == 0, err

@@ -289,6 +289,10 @@ def _load_param_decls(doc: LocDict) -> dict[str, ParamDecl]:
     raw = doc.get("param-types") or {}
     _expect(isinstance(raw, dict), doc.loc_of("param-types"),
             "'param-types' must be a mapping of param name to type")
+    for name in raw:
+        # (a field of the params object must not hide its mapping view's methods)
+        _expect(not hasattr(PassParams, field_name(str(name))), raw.key_loc(name),
+                f"param name '{name}' is reserved (a method of the params object)")
     return {str(name): load_param_decl(str(name), decl, raw.loc_of(name)) for name, decl in raw.items()}
 
 
