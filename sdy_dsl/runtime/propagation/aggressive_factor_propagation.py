@@ -18,6 +18,7 @@ from .factor_propagation import Direction, DirectionAlongFactor
 from ..sharding_projection import (NOT_A_PREFIX, STRICT_PREFIX, ShardingProjection,
                                    TensorFactorShardings, axis_list_prefix_status)
 
+
 class FactorFacts:
     """What the ranking fields compare, per factor of one step: its source
     tensor (the largest tensor whose sharding of the factor is a prefix of the
