@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -92,6 +96,22 @@ def test_a_param_may_not_hide_a_method_of_the_params_object(tmp_path):
                               "param-types:\n  values: int\nparams:\n  values: 1\n")
     with pytest.raises(RuleFileError, match=r"tuning.yaml:5:3: error: param name 'values' is reserved"):
         registry.get("my-pass")
+
+
+def test_a_users_pass_may_type_a_param_by_any_vocabulary(tmp_path):
+    """In a fresh process (no hook has imported the runtime modules that register
+    the vocabularies), a user's own pass names one its hooks never import."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "mine.yaml").write_text("pass: my-pass\nsummary: s\nrules: []\n"
+                                     "param-types:\n  order: {list: {vocabulary: collective-step}}\n"
+                                     "params:\n  order: [all-gather]\n")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "sdy_dsl", "passes", "my-pass", "--rules", str(rules)],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "      order: list of {all-slice, collective-permute, all-to-all, all-gather} = [\"all-gather\"]" in \
+        done.stdout
 
 
 def test_passes_shows_params_with_types_defaults_and_help():

@@ -25,6 +25,7 @@ sdy_dsl/runtime/vocabulary.py), `{list: T}` and `{map: T, keys: T}`;
 from __future__ import annotations
 
 import difflib
+import importlib
 
 from dataclasses import dataclass
 
@@ -72,6 +73,18 @@ def type_text(decl) -> str:
     return "{" + ", ".join(_choices(decl)) + "}"
 
 
+# The runtime modules that register the vocabularies a param type may name (imported
+# before one is looked up: a user's rule file may name one its pass's hooks never import).
+VOCABULARY_MODULES = ("sdy_dsl.runtime.collectives", "sdy_dsl.runtime.explicit_reshards_util",
+                      "sdy_dsl.runtime.propagation")
+
+
+def _vocabulary(name: str):
+    for module in VOCABULARY_MODULES:
+        importlib.import_module(module)
+    return VOCABULARIES.get(name)
+
+
 def check_type_decl(decl, loc) -> None:
     """A located error unless `decl` is a type."""
     if isinstance(decl, str):
@@ -96,7 +109,7 @@ def check_type_decl(decl, loc) -> None:
     elif kind == "enum":
         if not isinstance(decl["enum"], list) or not decl["enum"]:
             raise here.error("'enum' is a non-empty list of values")
-    elif str(decl["vocabulary"]) not in VOCABULARIES:
+    elif _vocabulary(str(decl["vocabulary"])) is None:
         raise here.error(f"unknown vocabulary '{decl['vocabulary']}' (known: {', '.join(sorted(VOCABULARIES))})")
 
 
