@@ -609,6 +609,9 @@ def _main(argv: list[str]) -> int:
         pipeline = with_options(pipeline, debug_options(pipeline, registry))
     if args.command == "explain":
         from .explaining import explain_source as explain
+        with make_context():
+            for warning in PipelineRunner(registry, pipeline).unused_tuning():
+                print(warning, file=sys.stderr)
         fname, source = read_input(args.input)
         timings: dict[str, float] = {}
         print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report,
