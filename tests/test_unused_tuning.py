@@ -96,3 +96,10 @@ def test_cost_warns_of_what_neither_of_its_runs_reads(tmp_path):
     rc, out, err = run_sdy_dsl(["cost", str(source), "--rules", str(rules)])
     assert rc == 0 and "total:" in out
     assert [line.split(": warning: ")[0] for line in err.splitlines()] == [f"{tmp_path}/rules/aggressive.yaml:3:3"]
+
+
+def test_explain_warns_too(tmp_path):
+    source, rules = _inputs(tmp_path, {"aggressive.yaml": AGGRESSIVE_SCHEDULE})
+    rc, out, err = run_sdy_dsl(["explain", str(source), "main:result 0", "--rules", str(rules)])
+    assert rc == 0 and out
+    assert [line.split(": warning: ")[0] for line in err.splitlines()] == [f"{tmp_path}/rules/aggressive.yaml:3:3"]
