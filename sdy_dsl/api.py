@@ -93,7 +93,7 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike = DEFAULT_PI
     stream = io.StringIO()
     observer = Observer(trace=trace, stream=stream, collect_stats=rule_stats)
     with make_context():
-        PipelineRunner(registry, pipe)  # validate passes and options before any work
+        unused_tuning = PipelineRunner(registry, pipe).unused_tuning()  # validate passes and options first
     previous_name, driver_mod.SOURCE_NAME = driver_mod.SOURCE_NAME, source_name
     try:
         output, diags = run_source(source, registry, pipe, observer, debuginfo=debuginfo, progress=progress,
@@ -107,7 +107,7 @@ def run_pipeline(module_or_text: ModuleLike, pipeline: PipelineLike = DEFAULT_PI
         text=output, pass_seconds=dict(observer.pass_seconds),
         rule_stats={f"{p}/{r}": st for (p, r), st in observer.stats.items()},
         trace=stream.getvalue().splitlines(),
-        warnings=[m for m in messages if ": warning: " in m])
+        warnings=unused_tuning + [m for m in messages if ": warning: " in m])
 
 
 def module_source(module_or_text: ModuleLike) -> str | bytes:

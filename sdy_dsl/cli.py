@@ -469,6 +469,7 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
+    from .interp.param_types import type_text
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
         from .pipeline import runnable_names
@@ -486,7 +487,9 @@ def cmd_passes(args: Args, registry: PassRegistry) -> int:
                      "anchor": p.anchor, "file": str(p.path),
                      "options": {o.name: {"type": o.type, "default": o.default, "help": o.help,
                                           **({"values": list(o.values)} if o.values else {})}
-                                 for o in p.options.values()}})
+                                 for o in p.options.values()},
+                     "params": {d.name: {"type": type_text(d.type), "default": p.param_values[d.name], "help": d.help}
+                                for d in p.param_decls.values()}})
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
@@ -498,6 +501,11 @@ def cmd_passes(args: Args, registry: PassRegistry) -> int:
         for oname, o in row["options"].items():
             extra = f" one of {{{', '.join(o['values'])}}}" if o.get("values") else ""
             print(f"    --{oname}: {o['type']}{extra} = {json.dumps(o['default'])}  {o['help']}")
+        if args.pass_name and row["params"]:
+            print("    params (rule file `params:`; tune in a --rules file that `extends:` the pass):")
+            for pname, d in row["params"].items():
+                print(f"      {pname}: {d['type']} = {json.dumps(d['default'])}"
+                      + (f"\n          {d['help']}" if d["help"] else ""))
     return 0
 
 
@@ -633,6 +641,9 @@ def _main(argv: list[str]) -> int:
         pipeline = with_options(pipeline, debug_options(pipeline, registry))
     if args.command == "explain":
         from .explaining import explain_source as explain
+        with make_context():
+            for warning in PipelineRunner(registry, pipeline).unused_tuning():
+                print(warning, file=sys.stderr)
         fname, source = read_input(args.input)
         timings: dict[str, float] = {}
         print(explain(source, args.value, pipeline, rules=args.rule_dirs, source_name=fname, report=args.report,
@@ -646,6 +657,8 @@ def _main(argv: list[str]) -> int:
     with make_context():
         runner = PipelineRunner(registry, pipeline)
     check_rule_ids(args, [what for kind, _, what, _ in runner.plan if kind == "rules"])
+    for warning in runner.unused_tuning():
+        print(warning, file=sys.stderr)
     fname, source = read_input(args.input)
     driver_mod.SOURCE_NAME = fname
     trace_stream = None

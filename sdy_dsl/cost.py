@@ -91,6 +91,7 @@ class FunctionCost:
 class CostReport:
     functions: list[FunctionCost]
     module: str = ""  # the module with explicit collectives
+    warnings: list = field(default_factory=list)  # what the rules directories tune that neither run reads
 
     def totals(self) -> dict[str, dict[str, int]]:
         return _totals([c for f in self.functions for c in f.collectives])
@@ -271,19 +272,39 @@ def cost(module_or_text, pipeline=DEFAULT_PIPELINE, *, rules=None,
     if source_name is None and _is_path(module_or_text):
         source_name = str(module_or_text)
     text = module_source(module_or_text)
+    runs = []
     if pipeline is not None:
-        text = run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True,
-                            source_name=source_name).text
+        runs.append(run_pipeline(text, pipeline, rules=rules, options=options, debuginfo=True,
+                                 source_name=source_name))
+        text = runs[-1].text
     # (the output keeps the input's locations: errors and locations still name it)
-    return measure(make_collectives_explicit(text, rules=rules, source_name=source_name), source_name)
+    runs.append(explicit_collectives_run(text, rules=rules, source_name=source_name))
+    report = measure(runs[-1].text, source_name)
+    report.warnings = unused_in_every_run([run.warnings for run in runs])
+    return report
+
+
+def unused_in_every_run(warnings_per_run: list[list[str]]) -> list[str]:
+    """The first run's warnings about a tuning file that every run warns about:
+    a file that one of the runs reads is not unused."""
+    def file_of(warning: str) -> str:
+        return warning.split(": warning: ")[0].rsplit(":", 2)[0]
+
+    files = [{file_of(w) for w in warnings} for warnings in warnings_per_run]
+    return [w for w in warnings_per_run[0] if all(file_of(w) in f for f in files)]
 
 
 def make_collectives_explicit(text: str | bytes, *, rules=None, source_name: str | None = None) -> str:
     """TEXT (a propagated module) with its communication as explicit
     collectives, as Shardy's export makes it (EXPLICIT_COLLECTIVES, or
     ALREADY_EXPLICIT for a module that has collectives)."""
+    return explicit_collectives_run(text, rules=rules, source_name=source_name).text
+
+
+def explicit_collectives_run(text: str | bytes, *, rules=None, source_name: str | None = None):
+    """make_collectives_explicit's run (its PipelineResult: text and warnings)."""
     pipeline = ALREADY_EXPLICIT if _has_collectives(text) else EXPLICIT_COLLECTIVES
-    return run_pipeline(text, pipeline, rules=rules, debuginfo=True, source_name=source_name).text
+    return run_pipeline(text, pipeline, rules=rules, debuginfo=True, source_name=source_name)
 
 
 def _has_collectives(text: str | bytes) -> bool:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .api import module_source, run_pipeline
-from .cost import DEFAULT_PIPELINE, compare_text, cost, xla_comparison_text
+from .cost import DEFAULT_PIPELINE, compare_text, cost, unused_in_every_run, xla_comparison_text
 from .errors import SdyDslError, UsageError, did_you_mean
 
 USAGE = ("sdy-dsl cost INPUT.mlir [INPUT2.mlir] [--pipeline P|none] [--rules DIR] [--options 'PASS{k=v ...}'] "
@@ -147,11 +148,14 @@ def main(argv: list[str]) -> int:
         _prepare_jax(sides[0].input)
     reports, compiled = [], []
     for side in sides:
-        text = module_source(Path(side.input))
+        text, warnings = module_source(Path(side.input)), []
         if side.pipeline is not None:
-            text = run_pipeline(text, side.pipeline, rules=side.rules, options=side.options or None,
-                                debuginfo=True, source_name=side.input).text
+            run = run_pipeline(text, side.pipeline, rules=side.rules, options=side.options or None,
+                               debuginfo=True, source_name=side.input)
+            text, warnings = run.text, run.warnings
         reports.append(cost(text, None, rules=side.rules, source_name=side.input))
+        for warning in unused_in_every_run([warnings or reports[-1].warnings, reports[-1].warnings]):
+            print(warning, file=sys.stderr)
         if args["xla"]:
             compiled.append(_xla_collectives(text))
     if args["json"]:

@@ -293,6 +293,10 @@ class PipelineRunner:
                 plan.append(self._plan_mlir(step))
         return plan
 
+    def unused_tuning(self) -> list[str]:
+        """What the user's rules directories tune that this run never reads (PassRegistry.unused_tuning)."""
+        return self.registry.unused_tuning([what for kind, _, what, _ in self.plan if kind == "rules"])
+
     def _plan_mlir(self, step: Step, raw: dict | None = None):
         """MLIR's own pass STEP (options RAW: already MLIR text, braces allowed)."""
         for k, v in step.options.items():

@@ -59,6 +59,11 @@ class RuleLibrary:
             layers.extend(found)
         return layers
 
+    def is_user_file(self, path: Path) -> bool:
+        """Whether PATH is in one of the user's rules directories."""
+        resolved = path.resolve()
+        return any(resolved.is_relative_to(d.resolve()) for d in self.user_dirs)
+
     @cached_property
     def pass_files(self) -> dict[str, Path]:
         """The file that defines each pass (the last layer's)."""

@@ -245,14 +245,13 @@ def _dimension(vary: LocDict, name: str, registry: PassRegistry, passes_run: lis
         if key in given:
             default = given[key] if typed else decl.parse(str(given[key]))
         return Dimension(name, "option", tuple(plain(v) for v in values), pass_name, key, plain(default))
-    param_names = set(passdef.param_types) | set(passdef.params)
+    param_names = set(passdef.param_decls)
     if key in param_names:
-        decl = passdef.param_types.get(key)
+        decl = passdef.param_decls[key]
         for i, v in enumerate(values):
-            if decl is not None:
-                check_value(v, decl, _item_loc(values, i, loc), f"param '{key}'")
+            check_value(v, decl.type, _item_loc(values, i, loc), f"param '{key}'")
         return Dimension(name, "param", tuple(plain(v) for v in values), pass_name, key,
-                         plain(passdef.params.get(key)))
+                         plain(passdef.param_values.get(key)))
     choices = sorted(set(passdef.options) | param_names)
     raise loc.error(f"pass '{pass_name}' has no option or param '{key}'{did_you_mean(key, choices)} "
                     f"(options: {', '.join(sorted(passdef.options)) or 'none'}; "

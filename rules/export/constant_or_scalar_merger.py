@@ -20,10 +20,10 @@ class Kinds:
 
     def __init__(self, params):
         table = interfaces.table()
-        self.trait = str(params["constant-trait"])
+        self.trait = str(params.constant_trait)
         self.constants = {name: table.trait_by_name(name, self.trait) for name in table.ops
                           if table.trait_by_name(name, self.trait) is not False}
-        self.scalar_expansions = frozenset(str(name) for name in params.get("scalar-expansions") or ())
+        self.scalar_expansions = frozenset(str(name) for name in params.scalar_expansions)
         self.find = PostOrderFinder(set(self.constants) | self.scalar_expansions)
 
     def is_constant(self, op: ir.Operation, name: str) -> bool:

@@ -27,10 +27,10 @@ class _Export:
         table = interfaces.table()
         self.module_body = operation(ctx.module).regions[0].blocks[0]
         self.symbols = ir.SymbolTable(operation(ctx.module))
-        self.function_op, self.call_op, self.return_op = params["function-op"], params["call-op"], params["return-op"]
+        self.function_op, self.call_op, self.return_op = params.function_op, params.call_op, params.return_op
         self.callee_attr = table.callee_attr(self.call_op)
-        self.on_func = list(params["on-func"])
-        self.not_on_call = set(params["not-on-call"])
+        self.on_func = list(params.on_func)
+        self.not_on_call = set(params.not_on_call)
         self.in_attr = table.of(NAMED_COMPUTATION).block_args.attr
         self.out_attr = table.result_slot(NAMED_COMPUTATION).attr
         self.private = ir.StringAttr.get("private")

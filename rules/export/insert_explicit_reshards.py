@@ -8,8 +8,7 @@ from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph
-from sdy_dsl.runtime.explicit_reshards_util import (AFTER_OP_GROUPS, CANDIDATE_FIELDS, CONTRACTING_CHOICES,
-                                                    FACTOR_TYPES, UNARY_FIELDS, ContractingChoice, Policy,
+from sdy_dsl.runtime.explicit_reshards_util import (CONTRACTING_CHOICES, FACTOR_TYPES, ContractingChoice, Policy,
                                                     ReshardError)
 from sdy_dsl.runtime.insert_explicit_reshards import ExplicitReshards, PassCache
 from sdy_dsl.runtime.interfaces import check_op_name
@@ -18,21 +17,20 @@ from sdy_dsl.runtime.op_predicates import NoLoc, PredicateScope, parse_predicate
 CONTRACTING_KEYS = ("ops", "when", "contracting")
 
 
-def load_policy(data) -> Policy:
-    """The policy from the pass's `params:` (merged over the pass it extends;
-    their types, checked when the rule file loads, are its `param-types:`)."""
-    def names(key: str) -> tuple:
-        return tuple(str(v) for v in data.get(key) or ())
+def load_policy(params) -> Policy:
+    """The policy from the pass's params (one typed object: its `params:`, merged
+    over the pass it extends, checked against its `param-types:` when it loads)."""
+    def names(values) -> tuple:
+        return tuple(str(v) for v in values)
 
-    precedence = data.get("factor-type-precedence") or dict(Policy.precedence)
     return Policy(
-        full_version_ops=frozenset(names("full-version-ops")),
-        full_version_if_operand_differs=frozenset(names("full-version-if-operand-sharding-differs")),
-        ranking=names("candidate-ranking") or CANDIDATE_FIELDS.names(),
-        precedence=tuple((k, int(precedence[k])) for k in FACTOR_TYPES),
-        unary_preference=names("unary-preference") or UNARY_FIELDS.names(),
-        after_op=names("after-op") or AFTER_OP_GROUPS.names(),
-        contracting=contracting_choices(data.get("contracting-dimensions") or []),
+        full_version_ops=frozenset(names(params.full_version_ops)),
+        full_version_if_operand_differs=frozenset(names(params.full_version_if_operand_sharding_differs)),
+        ranking=names(params.candidate_ranking),
+        precedence=tuple((k, int(params.factor_type_precedence[k])) for k in FACTOR_TYPES),
+        unary_preference=names(params.unary_preference),
+        after_op=names(params.after_op),
+        contracting=contracting_choices(params.contracting_dimensions or []),
     )
 
 

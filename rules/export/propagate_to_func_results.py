@@ -16,7 +16,7 @@ def set_func_result_shardings(ctx: RewriteContext) -> None:
     each result takes the sharding of the value it returns (none: removed)."""
     funcs = call_graph_export.funcs_of(ctx.module)
     main = call_graph_export.main_func(ctx.module)
-    return_op = ctx.params["return-op"]
+    return_op = ctx.params.return_op
     memo: dict[tuple, ir.Attribute | None] = {}
     for func in funcs:
         if (main is not None and func == main) or not len(func.regions[0].blocks):

@@ -7,7 +7,7 @@ from jaxlib.mlir import ir
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
-from sdy_dsl.runtime.collectives import Step, all_to_all_params_text, axes_per_dim_text, reshard_steps
+from sdy_dsl.runtime.collectives import CollectiveChain, Step, all_to_all_params_text, axes_per_dim_text
 from sdy_dsl.runtime.explicit_reshards_util import is_equivalent
 from sdy_dsl.runtime.sharding import Mesh, TensorSharding, codec
 from sdy_dsl.runtime.values import operation
@@ -89,7 +89,7 @@ def reshard_to_collectives(ctx: RewriteContext, op: ir.Operation) -> None:
         return
     shape = ir.ShapedType(op.results[0].type).shape
     value = source
-    for step in reshard_steps(src, out, _mesh(ctx, src), shape):
+    for step in CollectiveChain(src, out, _mesh(ctx, src), shape, ctx.params.step_order, ctx.params.permute).run():
         new = ctx.create_op(f"sdy.{step.kind}", [value.type], [value], _attributes(step), before=op,
                             loc=op.location)
         value = new.results[0]

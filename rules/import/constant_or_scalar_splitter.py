@@ -47,14 +47,15 @@ class Classes:
 
     @staticmethod
     def of(params) -> "Classes":
-        def names(key: str) -> frozenset:
-            return frozenset(str(name) for name in params.get(key) or ())
+        def names(values) -> frozenset:
+            return frozenset(str(name) for name in values)
 
         return Classes(
-            conversions={str(k): str(v) for k, v in (params.get("constant-conversions") or {}).items()},
-            sources=names("constant-sources"), preserving_trait=str(params["preserve-constness-trait"]),
-            preserving_except=names("preserve-constness-except"), preserving_ops=names("preserve-constness-ops"),
-            scalar_expansions=names("scalar-expansions"), followers=names("followers"))
+            conversions={str(k): str(v) for k, v in params.constant_conversions.items()},
+            sources=names(params.constant_sources), preserving_trait=str(params.preserve_constness_trait),
+            preserving_except=names(params.preserve_constness_except),
+            preserving_ops=names(params.preserve_constness_ops),
+            scalar_expansions=names(params.scalar_expansions), followers=names(params.followers))
 
     def kind(self, name: str) -> int:
         """What ops named `name` are (the first that applies)."""

@@ -180,10 +180,9 @@ def _entry(op_name: str, body, loc, with_keeps: bool) -> _Entry:
     return _Entry(keeps, argument, when, attrs)
 
 
-def _op_table(ctx: RewriteContext, name: str, with_keeps: bool) -> dict[str, _Entry]:
-    """The pass's `params:` table `name`, read once per run."""
+def _op_table(ctx: RewriteContext, name: str, raw, with_keeps: bool) -> dict[str, _Entry]:
+    """The pass's param `name` (value RAW), a table of ops read once per run."""
     def read() -> dict[str, _Entry]:
-        raw = ctx.params.get(name)
         if not isinstance(raw, dict):
             raise ctx.passdef.loc.error(f"pass '{ctx.pass_name}' needs 'params: {{{name}: {{OP: ENTRY, ...}}}}'")
         table = {}
@@ -227,8 +226,8 @@ def is_result_on_host_memory(ctx: RewriteContext, value: ir.Value, host_memory_k
     buffer they keep; an op of `params: placing-ops` places its result by its
     `_xla_buffer_placement` frontend attribute.
     """
-    keeping = _op_table(ctx, "buffer-keeping-ops", with_keeps=True)
-    placing = _op_table(ctx, "placing-ops", with_keeps=False)
+    keeping = _op_table(ctx, "buffer-keeping-ops", ctx.params.buffer_keeping_ops, with_keeps=True)
+    placing = _op_table(ctx, "placing-ops", ctx.params.placing_ops, with_keeps=False)
     while not isinstance(value.owner, ir.Block):
         op = operation(value.owner)
         frontend = op.attributes[FRONTEND_ATTRS] if FRONTEND_ATTRS in op.attributes else None

@@ -18,7 +18,15 @@ from sdy_dsl.trace import PropagationTrace
 @hook
 def propagate(ctx: RewriteContext) -> None:
     options = ctx.options
-    schedule = Schedule.from_params(ctx.params.get("schedule"), options, ctx.passdef.loc)
+    schedule = Schedule.from_params(ctx.params.schedule, options, ctx.passdef.loc)
+    if "factor-ranking" in ctx.params:  # the passes from sdy-aggressive-propagate on
+        schedule = schedule.with_factor_ranking(ctx.params.factor_ranking)
+    if "unprioritized-dims" in ctx.params:  # sdy-user-priority-propagate and the passes built on it
+        if "user-priorities" in schedule.levels:
+            schedule = schedule.with_level_settings("user-priorities", unprioritized=ctx.params.unprioritized_dims)
+        elif ctx.params.unprioritized_dims != "first":
+            raise ctx.passdef.param_values.key_loc("unprioritized-dims").error(
+                "'unprioritized-dims' acts on the 'user-priorities' level, which this pass's schedule lacks")
     dump_dir = options.module_dump_directory
     if dump_dir:
         Path(dump_dir).mkdir(parents=True, exist_ok=True)

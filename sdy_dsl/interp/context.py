@@ -383,16 +383,8 @@ class RewriteContext:
         after `after` (an op, or a value: after its op, or first in its block
         for a block argument)."""
         what = f"create of '{name}'"
-        if after is not None:
-            point, default_loc = insertion_after(self, after, what)
-        else:
-            anchor_op = self.live_op(before if before is not None else self.root, "create", "an op to create before")
-            # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
-            rewritten = anchor_op is self.root and not self.dead_ops
-            if not rewritten and (anchor_op == self.anchor or not is_ancestor(self.anchor, anchor_op)):
-                raise ActionError(f"create of '{name}' before {self.op_text(anchor_op)}, which is not inside the "
-                                  f"{self.anchor.name} the pass runs on")
-            point, default_loc = ir.InsertionPoint(anchor_op), anchor_op.location
+        point, default_loc = (insertion_after(self, after, what) if after is not None
+                              else insertion_before(self, before, what))
         operands = [self.live_value(v, what, "operand values") for v in operands]
         with point:
             new = ir.Operation.create(name, results=list(result_types), operands=operands,
@@ -506,6 +498,17 @@ def describe(x) -> str:
     if isinstance(x, (list, tuple)):
         return f"a list of {len(x)}"
     return f"a {type(x).__name__}"
+
+
+def insertion_before(ctx: RewriteContext, before, what: str) -> tuple[ir.InsertionPoint, ir.Location]:
+    """Where an op created before BEFORE (default: the op being rewritten) goes, and its default location."""
+    anchor_op = ctx.live_op(before if before is not None else ctx.root, "create", "an op to create before")
+    # (the live op being rewritten is inside the anchor: the drivers never visit the anchor itself)
+    rewritten = anchor_op is ctx.root and not ctx.dead_ops
+    if not rewritten and (anchor_op == ctx.anchor or not is_ancestor(ctx.anchor, anchor_op)):
+        raise ActionError(f"{what} before {ctx.op_text(anchor_op)}, which is not inside the "
+                          f"{ctx.anchor.name} the pass runs on")
+    return ir.InsertionPoint(anchor_op), anchor_op.location
 
 
 def insertion_after(ctx: RewriteContext, after, what: str) -> tuple[ir.InsertionPoint, ir.Location]:

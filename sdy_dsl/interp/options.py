@@ -1,4 +1,4 @@
-"""A pass's options as one frozen, typed object (the xDSL pattern).
+"""A pass's options, and its params, each as one frozen, typed object (the xDSL pattern).
 
 The rule file's `options:` declares each option once (name, type, default);
 the loader makes one frozen dataclass per pass from those declarations
@@ -7,22 +7,28 @@ hooks and engines (`ctx.options`): fields by Python name
 (`options.conservative_propagation`), and, for rule-file expressions and
 hooks that read options by their declared name, a read-only mapping view
 (`options["conservative-propagation"]`, `options.get(...)`).
+
+The rule file's `params:` (typed by its `param-types:`, see param_types.py)
+become one object the same way (`params_class`; `ctx.params.candidate_ranking`):
+a field per declared param, whose value is the file's (merged over the
+files it extends); the pass's own file gives each its default.
 """
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 PY_TYPES = {"bool": bool, "int": int, "string": str, "enum": str}
 
 
 def field_name(option: str) -> str:
-    """The Python name of an option (`keep-sharding-rules` -> keep_sharding_rules)."""
+    """The Python name of an option or param (`keep-sharding-rules` -> keep_sharding_rules)."""
     return option.replace("-", "_")
 
 
-class PassOptions(Mapping):
-    """The base of every pass's options class (see options_class)."""
+class TypedFields(Mapping):
+    """The base of every pass's options and params classes: fields by Python
+    name, and a read-only mapping view by declared name."""
 
     __slots__ = ()
     _names: dict = {}  # declared name -> field name (set per class)
@@ -42,9 +48,25 @@ class PassOptions(Mapping):
     def __contains__(self, name: object) -> bool:
         return name in self._names
 
-    def replace(self, **changes) -> "PassOptions":
-        """A copy with some options changed (by declared name or field name)."""
+    def replace(self, **changes):
+        """A copy with some fields changed (by declared name or field name)."""
         return dataclasses.replace(self, **{self._names.get(k, k): v for k, v in changes.items()})
+
+
+class PassOptions(TypedFields):
+    """The base of every pass's options class (see options_class)."""
+
+    __slots__ = ()
+
+
+class PassParams(TypedFields):
+    """The base of every pass's params class (see params_class)."""
+
+    __slots__ = ()
+
+
+def _class_name(pass_name: str, suffix: str) -> str:
+    return "".join(part.capitalize() for part in pass_name.replace(".", "-").split("-")) + suffix
 
 
 def options_class(pass_name: str, decls: Mapping) -> type:
@@ -52,8 +74,17 @@ def options_class(pass_name: str, decls: Mapping) -> type:
     names = {name: field_name(name) for name in decls}
     fields = [(names[name], PY_TYPES.get(decl.type, object), dataclasses.field(default=decl.default))
               for name, decl in decls.items()]
-    cls = dataclasses.make_dataclass(
-        "".join(part.capitalize() for part in pass_name.replace(".", "-").split("-")) + "Options",
-        fields, bases=(PassOptions,), frozen=True, eq=True)
+    cls = dataclasses.make_dataclass(_class_name(pass_name, "Options"), fields, bases=(PassOptions,),
+                                     frozen=True, eq=True)
+    cls._names = names
+    return cls
+
+
+def params_class(pass_name: str, declared: Iterable[str]) -> type:
+    """The frozen params class of a pass: one field per declared param (the
+    values, YAML data with their locations, are given when it is made)."""
+    names = {name: field_name(name) for name in declared}
+    cls = dataclasses.make_dataclass(_class_name(pass_name, "Params"), [(f, object) for f in names.values()],
+                                     bases=(PassParams,), frozen=True, eq=False)
     cls._names = names
     return cls

@@ -1,12 +1,20 @@
-"""The declared types of a pass's `params:` (its rule file's `param-types:`,
-beside `options:`), checked when the file loads, with located errors, in
-the pass's own file and in every file that `extends:` it:
+"""The declared params of a pass (its rule file's `param-types:`, beside
+`options:`), checked when the file loads, with located errors, in the pass's
+own file and in every file that `extends:` it. Every pass declares its
+params: a pass without `param-types:` takes none, so any key under its
+`params:` is an unknown param.
 
     param-types:
       full-version-ops: {list: op-name}
-      candidate-ranking: {list: {vocabulary: candidate-ranking-field}}
+      candidate-ranking:
+        type: {list: {vocabulary: candidate-ranking-field}}
+        help: the fields the greedy loop ranks candidates by, in order
       factor-type-precedence: {map: int, keys: {vocabulary: factor-type}, complete: true}
       schedule: any                      # read by the pass's hook
+
+A declaration is a type, or `{type: T, help: TEXT}`; the param's default is
+its value under the declaring file's `params:` (every declared param has
+one). The pass's hooks read the params as one typed object (options.py).
 
 Types: `string`, `int`, `bool`, `op-name` (a known op of a known dialect),
 `any` (free-form data its hook reads and checks), `{enum: [VALUES]}`,
@@ -17,12 +25,64 @@ sdy_dsl/runtime/vocabulary.py), `{list: T}` and `{map: T, keys: T}`;
 from __future__ import annotations
 
 import difflib
+import importlib
+
+from dataclasses import dataclass
 
 from ..runtime.interfaces import check_op_name
 from ..runtime.vocabulary import VOCABULARIES
 
 SCALARS = ("string", "int", "bool", "op-name", "any")
 COMPOUND = ("list", "map", "enum", "vocabulary")
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    name: str
+    type: object  # a type declaration (see the module docstring)
+    help: str = ""
+    loc: object = None  # where it is declared
+
+
+def load_param_decl(name: str, raw, loc) -> ParamDecl:
+    """A `param-types:` entry: a type, or {type: T, help: TEXT}."""
+    if isinstance(raw, dict) and "type" in raw:
+        extra = [k for k in raw if k not in ("type", "help")]
+        if extra:
+            raise (raw.key_loc(extra[0]) if hasattr(raw, "key_loc") else loc).error(
+                f"param '{name}': unknown key '{extra[0]}' (a declaration is a type or {{type: T, help: TEXT}})")
+        help_text = raw.get("help", "")
+        if not isinstance(help_text, str):
+            raise raw.loc_of("help").error(f"param '{name}': 'help' must be a string")
+        type_loc = raw.loc_of("type") if hasattr(raw, "loc_of") else loc
+        check_type_decl(raw["type"], type_loc)
+        return ParamDecl(name, raw["type"], help_text.strip(), loc)
+    check_type_decl(raw, loc)
+    return ParamDecl(name, raw, "", loc)
+
+
+def type_text(decl) -> str:
+    """A type as `sdy-dsl passes NAME` shows it (enums and vocabularies with their values)."""
+    if isinstance(decl, str):
+        return decl
+    complete = " (each once)" if decl.get("complete") else ""
+    if "list" in decl:
+        return f"list of {type_text(decl['list'])}{complete}"
+    if "map" in decl:
+        return f"map {type_text(decl.get('keys', 'string'))} -> {type_text(decl['map'])}{complete}"
+    return "{" + ", ".join(_choices(decl)) + "}"
+
+
+# The runtime modules that register the vocabularies a param type may name (imported
+# before one is looked up: a user's rule file may name one its pass's hooks never import).
+VOCABULARY_MODULES = ("sdy_dsl.runtime.collectives", "sdy_dsl.runtime.explicit_reshards_util",
+                      "sdy_dsl.runtime.propagation")
+
+
+def _vocabulary(name: str):
+    for module in VOCABULARY_MODULES:
+        importlib.import_module(module)
+    return VOCABULARIES.get(name)
 
 
 def check_type_decl(decl, loc) -> None:
@@ -49,7 +109,7 @@ def check_type_decl(decl, loc) -> None:
     elif kind == "enum":
         if not isinstance(decl["enum"], list) or not decl["enum"]:
             raise here.error("'enum' is a non-empty list of values")
-    elif str(decl["vocabulary"]) not in VOCABULARIES:
+    elif _vocabulary(str(decl["vocabulary"])) is None:
         raise here.error(f"unknown vocabulary '{decl['vocabulary']}' (known: {', '.join(sorted(VOCABULARIES))})")
 
 
@@ -132,15 +192,18 @@ def _check_collection(value, decl, loc, what: str) -> None:
                             + (f" (missing: {', '.join(missing)})" if missing else ""))
 
 
-def check_params(params, types: dict, loc) -> None:
-    """A rule file's own `params:` against the declared types (its own and its bases')."""
+def check_params(params, decls: dict, loc, pass_name: str) -> None:
+    """A rule file's own `params:` against the declared params (its own and its bases')."""
     for key, value in params.items():
         key_loc = params.key_loc(key) if hasattr(params, "key_loc") else loc
-        if key not in types:
-            close = difflib.get_close_matches(str(key), list(types), n=1)
+        if key not in decls:
+            close = difflib.get_close_matches(str(key), list(decls), n=1)
             hint = (f" (did you mean '{close[0]}'?)" if close
-                    else f" (the pass takes: {', '.join(types) or 'none'})")
+                    else f" ({pass_name} takes: {', '.join(decls)})" if decls
+                    else f" ({pass_name} takes no params)")
             raise key_loc.error(f"unknown param '{key}'{hint}")
+        value_loc = params.loc_of(key) if hasattr(params, "loc_of") else loc
         if value == "delete":
-            continue
-        check_value(value, types[key], params.loc_of(key) if hasattr(params, "loc_of") else loc, str(key))
+            raise value_loc.error(f"param '{key}' cannot be deleted ('KEY: delete' removes an entry of a "
+                                  "mapping param)")
+        check_value(value, decls[key].type, value_loc, str(key))

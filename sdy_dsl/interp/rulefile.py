@@ -25,8 +25,8 @@ from .expr import CompileError, Env, ExprCompiler, Function
 from .hook_guard import rule_hook
 from .kernels import AttrKernel, compile_kernel
 from .matcher import PatternError, compile_pattern
-from .options import PassOptions, field_name, options_class
-from .param_types import check_params, check_type_decl
+from .options import PassOptions, PassParams, field_name, options_class, params_class
+from .param_types import ParamDecl, check_params, load_param_decl
 from .yaml_loader import Loc, LocDict, load_yaml
 
 ANCHORS = ("builtin.module", "func.func")
@@ -144,8 +144,9 @@ class PassDef:
     loc: Loc
     group: str = ""
     hooks: dict[str, Callable] = field(default_factory=dict)
-    params: dict = field(default_factory=dict)  # data for the pass's hooks (e.g. a schedule)
-    param_types: dict = field(default_factory=dict)  # their declared types (`param-types:`)
+    param_values: dict = field(default_factory=dict)  # `params:`, merged over the base's
+    param_decls: dict[str, ParamDecl] = field(default_factory=dict)  # `param-types:`, the base's too
+    own_params: dict = field(default_factory=dict)  # the `params:` this file sets itself (with locations)
     abstract: bool = False  # a base for `extends:` only, not run by itself
     base: "PassDef | None" = None
 
@@ -156,6 +157,12 @@ class PassDef:
     def options_class(self) -> type:
         """The pass's options as one frozen typed class (see interp/options.py)."""
         return options_class(self.name, self.options)
+
+    @cached_property
+    def params(self) -> PassParams:
+        """The pass's params as one frozen typed object (fields by Python name), for its hooks."""
+        return params_class(self.name, self.param_decls)(
+            **{field_name(k): self.param_values[k] for k in self.param_decls})
 
     def make_options(self, values: dict | None = None) -> PassOptions:
         """The pass's options object: the defaults, with `values` (by declared name) over them."""
@@ -267,12 +274,12 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     raw_params = doc.get("params") or {}
     _expect(isinstance(raw_params, dict), doc.loc_of("params"), "'params' must be a mapping")
     _expect_string_keys(raw_params, "params", "param")
-    params = _merge_params(base.params if base else {}, raw_params)
-    param_types = dict(base.param_types) if base else {}
-    param_types.update(_load_param_types(doc))
-    if param_types:
-        # (a pass that declares no types keeps free-form params, read by its hooks)
-        check_params(_own_merged(raw_params, params), param_types, doc.loc_of("params"))
+    params = _merge_params(base.param_values if base else {}, raw_params)
+    param_decls = dict(base.param_decls) if base else {}
+    param_decls.update(_load_param_decls(doc))
+    check_params(_own_merged(raw_params, params), param_decls, doc.loc_of("params"), name)
+    for decl in param_decls.values():
+        _expect(decl.name in params, decl.loc, f"param '{decl.name}' has no value (its default goes under 'params:')")
     abstract = doc.get("abstract", False)
     _expect(isinstance(abstract, bool), doc.loc_of("abstract"), "'abstract' must be true or false")
 
@@ -286,18 +293,20 @@ def _load_rule_doc(path: Path, doc, base_of: Callable | None) -> PassDef:
     return PassDef(name=name, summary=str(summary).strip(),
                    description=str(description).strip(), anchor=str(anchor),
                    options=options, rules=rules, stages=stages, path=path, loc=doc.loc,
-                   group=path.parent.name, hooks=hooks, params=params, param_types=param_types,
+                   group=path.parent.name, hooks=hooks, param_values=params, param_decls=param_decls, own_params=raw_params,
                    abstract=abstract, base=base)
 
 
-def _load_param_types(doc: LocDict) -> dict:
+def _load_param_decls(doc: LocDict) -> dict[str, ParamDecl]:
     raw = doc.get("param-types") or {}
     _expect(isinstance(raw, dict), doc.loc_of("param-types"),
             "'param-types' must be a mapping of param name to type")
     _expect_string_keys(raw, "param-types", "param")
-    for name, decl in raw.items():
-        check_type_decl(decl, raw.loc_of(name))
-    return {str(name): decl for name, decl in raw.items()}
+    for name in raw:
+        # (a field of the params object must not hide its mapping view's methods)
+        _expect(not hasattr(PassParams, field_name(str(name))), raw.key_loc(name),
+                f"param name '{name}' is reserved (a method of the params object)")
+    return {str(name): load_param_decl(str(name), decl, raw.loc_of(name)) for name, decl in raw.items()}
 
 
 def _own_merged(own: dict, merged: dict) -> LocDict:

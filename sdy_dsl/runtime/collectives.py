@@ -23,6 +23,9 @@ from typing import Callable, Sequence
 
 from .sharding import (AxisRef, DimSharding, Mesh, TensorSharding, add_or_merge, axes_size, axes_text,
                        first_overlapping)
+from .vocabulary import Vocabulary
+
+INF = float("inf")
 
 
 # --------------------------------------------------------------------------- sub-axis alignment
@@ -111,10 +114,30 @@ class _State:
 
 
 class CollectiveChain:
-    """Shardy's CollectiveInserter, step for step (see the module docstring)."""
+    """Shardy's CollectiveInserter, step for step (see the module docstring).
+    Tunable (rules/export/reshard_to_collectives.yaml): the order of a round's
+    steps (`step_order`) and when to permute (`permute`). The state machine is
+    written for Shardy's (the defaults): a tuned chain runs up to four rounds,
+    is checked, and else gathers what differs and slices it (_gather_then_slice)."""
+
+    # The steps of a round, by the names the `step-order` param uses.
+    STEPS: Vocabulary[Callable] = Vocabulary("collective step", name="collective-step")
+    STEPS.register("all-slice", lambda chain: chain.try_all_slice())
+    STEPS.register("collective-permute", lambda chain: chain.try_collective_permute())
+    STEPS.register("all-to-all", lambda chain: (chain.try_all_to_alls(False), chain.try_all_to_alls(True)))
+    STEPS.register("all-gather", lambda chain: chain.try_all_gather())
+    REFERENCE_STEP_ORDER = ("all-slice", "collective-permute", "all-to-all", "all-gather")
+    # When a collective-permute step permutes shards (it always changes a device order that differs).
+    PERMUTE_POLICIES: Vocabulary[Callable] = Vocabulary("permute policy", name="permute-policy")
+    PERMUTE_POLICIES.register("when-shards-can-swap", lambda chain: chain._should_permute())  # Shardy's
+    PERMUTE_POLICIES.register("never", lambda chain: False)
+    REFERENCE_ROUNDS, TUNED_ROUNDS = 2, 4
 
     def __init__(self, in_sharding: TensorSharding, out_sharding: TensorSharding, mesh: Mesh,
-                 shape: Sequence[int]):
+                 shape: Sequence[int], step_order: Sequence[str] = REFERENCE_STEP_ORDER,
+                 permute: str = "when-shards-can-swap"):
+        self.step_order = tuple(step_order)
+        self.permute = permute
         self.mesh = mesh
         self.shape = tuple(shape)
         self.mesh_ref = (in_sharding.mesh_name, in_sharding.inline_mesh)
@@ -126,6 +149,7 @@ class CollectiveChain:
         self.rank = len(self.ins)
         self.capacity = [1] * self.rank
         self.steps: list[Step] = []
+        self.in_sharding, self.out_sharding = in_sharding, out_sharding
         ordered_in, ordered_out = ordered(self.ins), ordered(self.outs)
         align_per_dim(self.ins, ordered_out, mesh)
         align_per_dim(self.outs, ordered_in, mesh)
@@ -145,15 +169,70 @@ class CollectiveChain:
 
     # ------------------------------------------------------------------ driver
     def run(self) -> list[Step]:
-        for _ in range(2):
+        steps = [self.STEPS[name] for name in self.step_order]
+        tuned = self.step_order != self.REFERENCE_STEP_ORDER or self.permute != "when-shards-can-swap"
+        for _ in range(self.TUNED_ROUNDS if tuned else self.REFERENCE_ROUNDS):
             if self.done():
                 break
-            self.try_all_slice()
-            self.try_collective_permute()
-            self.try_all_to_alls(False)
-            self.try_all_to_alls(True)
-            self.try_all_gather()
+            for step in steps:
+                step(self)
+        if tuned and not (self.done() and self._is_sound()):
+            self.steps = self._gather_then_slice()
         return self.steps
+
+    def _gather_then_slice(self) -> list[Step]:
+        """What any reshard can do: gather each dimension's axes after the prefix both shardings
+        share, change the device order if the meshes differ in it, slice the target's after it."""
+        ins = [list(d.axes) for d in self.in_sharding.dims]
+        outs = [list(d.axes) for d in self.out_sharding.dims]
+        common = [next((n for n, (p, q) in enumerate(zip(a, b)) if p != q), min(len(a), len(b)))
+                  for a, b in zip(ins, outs)]
+        in_ref = (self.in_sharding.mesh_name, self.in_sharding.inline_mesh)
+
+        def sharding(mesh_ref, per_dim) -> TensorSharding:
+            return TensorSharding(mesh_ref[0], tuple(DimSharding(tuple(a), True) for a in per_dim),
+                                  unreduced=self.unreduced, inline_mesh=mesh_ref[1])
+
+        prefix = [axes[:n] for axes, n in zip(ins, common)]
+        steps = []
+        gathered = [self._merged(axes[n:]) for axes, n in zip(ins, common)]
+        if any(gathered):
+            steps.append(Step("all_gather", sharding(in_ref, prefix), tuple(tuple(a) for a in gathered)))
+        if in_ref != self.out_mesh_ref:
+            steps.append(Step("collective_permute", sharding(self.out_mesh_ref, prefix)))
+        sliced = [self._merged(axes[n:]) for axes, n in zip(outs, common)]
+        if any(sliced):
+            steps.append(Step("all_slice", sharding(self.out_mesh_ref, outs), tuple(tuple(a) for a in sliced)))
+        return steps
+
+    def _is_sound(self) -> bool:
+        """Whether each step does what its kind says to the sharding before it
+        (the state machine is written for Shardy's order: another order is
+        checked), and the last one ends at the target."""
+        dims = lambda sharding: [self._merged(d.axes) for d in sharding.dims]  # noqa: E731
+        now = dims(self.in_sharding)
+        for step in self.steps:
+            after = dims(step.sharding)
+            if step.kind == "all_slice":
+                ok = after == [self._merged([*a, *b]) for a, b in zip(now, step.axes)]
+            elif step.kind == "all_gather":
+                ok = now == [self._merged([*a, *b]) for a, b in zip(after, step.axes)]
+            elif step.kind == "all_to_all":
+                moved, src, tgt = list(step.axes), step.src_dim, step.tgt_dim
+                ok = (now[src] == self._merged(after[src] + moved) and after[tgt] == self._merged(now[tgt] + moved)
+                      and all(now[d] == after[d] for d in range(self.rank) if d not in (src, tgt)))
+            else:  # collective_permute: each device keeps a shard of each dimension's size
+                ok = [axes_size(a, self.mesh) for a in now] == [axes_size(a, self.mesh) for a in after]
+            if not ok:
+                return False
+            now = after
+        return now == dims(self.out_sharding)
+
+    def _merged(self, axes) -> list:
+        merged: list = []
+        for axis in axes:
+            add_or_merge(merged, axis, self.mesh)
+        return merged
 
     def done(self) -> bool:
         return (self.mesh_ref == self.out_mesh_ref and not any(self.ins) and not any(self.outs))
@@ -390,7 +469,7 @@ class CollectiveChain:
                 add_or_merge(cur, axis, mesh)
 
     def try_collective_permute(self) -> None:
-        if self._should_permute():
+        if self.PERMUTE_POLICIES[self.permute](self):
             self._permute()
         elif self.mesh_ref == self.out_mesh_ref:
             return

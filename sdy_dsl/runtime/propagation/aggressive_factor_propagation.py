@@ -7,27 +7,70 @@ receive there, and the factors are visited by preference.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..sharding import NOT_A_PREFIX, STRICT_PREFIX, AxisRef, Mesh, axes_size, axis_list_prefix_status
+from ..vocabulary import Vocabulary
 from .basic_factor_propagation import (BasicFactorPropagation, compatible_major_axes,
                                        no_conflicts_across_factors, no_conflicts_within_factor,
                                        truncate_by_removing_conflicts)
 from .factor_propagation import Direction, DirectionAlongFactor
 from ..sharding_projection import ShardingProjection, TensorFactorShardings
 
+
+class FactorFacts:
+    """What the ranking fields compare, per factor of one step: its source
+    tensor (the largest tensor whose sharding of the factor is a prefix of the
+    factor's new axes; -1 when none), and the size of the new axes."""
+
+    __slots__ = ("source_size", "source_index", "new_axes_size", "elementwise")
+
+    def __init__(self, source_size, source_index, new_axes_size, elementwise):
+        self.source_size, self.source_index = source_size, source_index
+        self.new_axes_size, self.elementwise = new_axes_size, elementwise
+
+
+# The fields a `factor-ranking` param (rules/propagation/aggressive_propagate.yaml)
+# compares, in its order: each gives, per factor, a key where smaller goes first.
+FACTOR_RANKING_FIELDS: Vocabulary[Callable] = Vocabulary("factor ranking field", name="factor-ranking-field")
+FACTOR_RANKING_FIELDS.register(
+    "source-tensor-size", lambda facts: [-size for size in facts.source_size])  # larger source first
+FACTOR_RANKING_FIELDS.register(  # (the reference's: only elementwise ops compare the new axes)
+    "elementwise-sharding-size",
+    lambda facts: [-size for size in facts.new_axes_size] if facts.elementwise else [0] * len(facts.new_axes_size))
+FACTOR_RANKING_FIELDS.register(
+    "sharding-size", lambda facts: [-size for size in facts.new_axes_size])  # more new sharding first, any op
+FACTOR_RANKING_FIELDS.register(
+    "source-tensor-index", lambda facts: facts.source_index)  # operands before results, in order
+FACTOR_RANKING_FIELDS.register("factor-index", lambda facts: list(range(len(facts.source_size))))
+# Shardy's order (aggressive_factor_propagation.cc).
+REFERENCE_FACTOR_RANKING = ("source-tensor-size", "elementwise-sharding-size", "source-tensor-index",
+                            "factor-index")
+
+
 class AggressiveFactorPropagation(BasicFactorPropagation):
     """Resolves conflicts between factors by preference, tensor by tensor.
 
-    Factors are visited by preference: the factor whose "source" tensor (the
-    largest tensor whose sharding of the factor agrees with the compatible
-    axes) is largest first, then lower source tensor index, then lower factor
-    index. Each tensor then takes the longest prefix of the factor's axes it
-    can hold, given its current (already updated) state: results first
-    (unless BACKWARD), then operands (unless FORWARD).
+    Factors are visited by preference, comparing the fields of `ranking` in
+    order (FACTOR_RANKING_FIELDS; ties: the lower factor index). Shardy's: the
+    factor whose "source" tensor (the largest tensor whose sharding of the
+    factor agrees with the compatible axes) is largest first, then (on an
+    elementwise op) the factor with the most new sharding, then lower source
+    tensor index, then lower factor index. Each tensor then takes the longest
+    prefix of the factor's axes it can hold, given its current (already
+    updated) state: results first (unless BACKWARD), then operands (unless
+    FORWARD).
     """
     name = "aggressive"
     asks_elementwise = True  # the caller says whether the op is elementwise
+
+    def __init__(self, ranking: Sequence[str] = REFERENCE_FACTOR_RANKING):
+        self.ranking = tuple(ranking)
+        self._fields = [FACTOR_RANKING_FIELDS[name] for name in self.ranking]
+
+    def ranked(self, ranking: Sequence[str]) -> "AggressiveFactorPropagation":
+        """This strategy with another factor ranking (itself when the same)."""
+        return self if tuple(ranking) == self.ranking else AggressiveFactorPropagation(ranking)
 
     def _propagated_axes(self, factor: int, tensor: TensorFactorShardings, per_factor,
                          mesh: Mesh, conservative: bool, factor_sizes) -> list[AxisRef]:
@@ -73,11 +116,11 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
                         and tensor_size > source_size[factor]):
                     source_size[factor] = tensor_size
                     source_index[factor] = index
-        # Preference: larger source tensor, then (elementwise ops) the most
-        # sharded factor, then lower source tensor index, then lower factor index.
-        sharded = ([axes_size(per_factor[f], mesh) for f in range(num_factors)] if elementwise
-                   else [0] * num_factors)
-        order = sorted(range(num_factors), key=lambda f: (-source_size[f], -sharded[f], source_index[f], f))
+        # Preference: the ranking's fields in order (ties: the lower factor index).
+        facts = FactorFacts(source_size, source_index,
+                            [axes_size(per_factor[f], mesh) for f in range(num_factors)], elementwise)
+        columns = [field(facts) for field in self._fields]
+        order = sorted(range(num_factors), key=lambda f: tuple(column[f] for column in columns))
 
         for factor in order:
             direction = directions[factor]

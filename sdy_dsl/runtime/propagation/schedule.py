@@ -24,6 +24,7 @@ from jaxlib.mlir import ir
 from ..debug_info import ShardingDebugInfo
 from ..values import operation
 from ..vocabulary import Vocabulary
+from .aggressive_factor_propagation import AggressiveFactorPropagation
 from .aggressive_propagation import FACTOR_STRATEGIES, PROPAGATION_STRATEGIES, strategies_level
 from .basic_factor_propagation import BasicFactorPropagation
 from .basic_propagation import PropagationEngine, propagate_any
@@ -44,9 +45,11 @@ class Schedule:
     """The levels of a propagation pass, outermost first, and the factor
     strategies of its innermost level."""
 
-    def __init__(self, levels: Sequence[str], strategies: Sequence[BasicFactorPropagation]):
+    def __init__(self, levels: Sequence[str], strategies: Sequence[BasicFactorPropagation],
+                 level_settings: dict | None = None):
         self.levels = tuple(levels)
         self.strategies = tuple(strategies)
+        self.level_settings = dict(level_settings or {})  # level -> keyword arguments of its function
 
     @classmethod
     def from_params(cls, entries, options, loc=None) -> "Schedule":
@@ -88,6 +91,18 @@ class Schedule:
             raise error(loc, "the schedule needs a last level 'strategies'")
         return cls(levels, strategies)
 
+    def with_factor_ranking(self, ranking: Sequence[str]) -> "Schedule":
+        """This schedule, its aggressive strategy ranking factors by RANKING
+        (FACTOR_RANKING_FIELDS names, the pass's `factor-ranking` param)."""
+        return Schedule(self.levels, tuple(s.ranked(ranking) if isinstance(s, AggressiveFactorPropagation) else s
+                                           for s in self.strategies), self.level_settings)
+
+    def with_level_settings(self, level: str, **settings) -> "Schedule":
+        """This schedule, LEVEL's function (one of its levels) called with
+        SETTINGS (a pass's params for one level, e.g. user-priorities' `unprioritized`)."""
+        return Schedule(self.levels, self.strategies,
+                        {**self.level_settings, level: {**self.level_settings.get(level, {}), **settings}})
+
     def run(self, engine: PropagationEngine, heuristics: Sequence[Heuristic] | None = None) -> None:
         """Run the levels on `engine`; `heuristics`: the op-priority heuristics
         (default: the engine's op registry's)."""
@@ -95,7 +110,7 @@ class Schedule:
             heuristics = engine.registry.heuristics
         run = strategies_level(engine, self.strategies)
         for level in reversed(self.levels):
-            run = LEVELS[level](engine, run, heuristics)
+            run = LEVELS[level](engine, run, heuristics, **self.level_settings.get(level, {}))
         run(propagate_any)
 
 

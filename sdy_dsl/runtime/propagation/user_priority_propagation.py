@@ -2,13 +2,18 @@
 dimension shardings users gave priorities p1, p2, ... take part one priority
 at a time. First every sharding keeps only its priority-0 dims (the others
 replicated), the levels inside run; then for each priority in order its dims
-are restored and the levels inside run again.
+are restored and the levels inside run again. A dimension without a priority
+takes part with p0 (Shardy's), or after every user priority (`unprioritized:
+last`, the `unprioritized-dims` param of sdy-user-priority-propagate).
 """
 from __future__ import annotations
+
+import sys
 
 from jaxlib.mlir import ir
 
 from ..sharding import DimSharding, Mesh, TensorSharding
+from ..vocabulary import Vocabulary
 from .basic_propagation import PropagationEngine
 
 
@@ -58,10 +63,20 @@ def set_ref(engine: PropagationEngine, ref, sharding: TensorSharding) -> None:
         engine.store.set(ref[1], sharding)
 
 
-def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh) -> TensorSharding:
+# Where a dimension without a priority takes part (`unprioritized`): the priority it counts as.
+UNPRIORITIZED_RANKS: Vocabulary[int] = Vocabulary("place of unprioritized dims", name="unprioritized-dims")
+UNPRIORITIZED_RANKS.register("first", 0)  # with p0 (Shardy's)
+UNPRIORITIZED_RANKS.register("last", sys.maxsize)  # after every user priority
+
+
+def _rank(dim: DimSharding, unprioritized: int) -> int:
+    return unprioritized if dim.priority is None else dim.priority
+
+
+def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh, unprioritized: int) -> TensorSharding:
     dims, replicated = [], list(sharding.replicated)
     for dim in sharding.dims:
-        if (dim.priority or 0) == 0:
+        if _rank(dim, unprioritized) == 0:
             dims.append(DimSharding(dim.axes, dim.is_closed))
         else:
             replicated.extend(dim.axes)
@@ -72,11 +87,11 @@ def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh) -> TensorS
 
 
 def _updated_for_priority(current: TensorSharding, original: TensorSharding,
-                          priority: int) -> TensorSharding:
+                          priority: int, unprioritized: int) -> TensorSharding:
     dims = list(current.dims)
     seen = set()
     for i, original_dim in enumerate(original.dims):
-        if (original_dim.priority or 0) == priority:
+        if _rank(original_dim, unprioritized) == priority:
             dims[i] = DimSharding(original_dim.axes, original_dim.is_closed)
             seen.update(original_dim.axes)
     replicated = tuple(a for a in current.replicated if a not in seen)
@@ -84,18 +99,21 @@ def _updated_for_priority(current: TensorSharding, original: TensorSharding,
                           current.inline_mesh)
 
 
-def user_priorities(engine: PropagationEngine, inner, heuristics):
-    """The user-priorities level: `inner` once for priority 0, then once per user priority."""
+def user_priorities(engine: PropagationEngine, inner, heuristics, unprioritized: str = "first"):
+    """The user-priorities level: `inner` once for priority 0, then once per
+    user priority (`unprioritized`: where dims without one take part, first or last)."""
+    rank_of_none = UNPRIORITIZED_RANKS[unprioritized]
+
     def run(get_direction):
         per_priority: dict[int, list] = {}
         for ref, sharding in sharding_refs(engine):
-            priorities = {d.priority for d in sharding.dims if (d.priority or 0) > 0}
+            priorities = {_rank(d, rank_of_none) for d in sharding.dims if _rank(d, rank_of_none) > 0}
             for p in priorities:
                 per_priority.setdefault(p, []).append((ref, sharding))
-            set_ref(engine, ref, _initialized_for_priorities(sharding, engine.mesh(sharding)))
+            set_ref(engine, ref, _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none))
         inner(get_direction)
         for priority in sorted(per_priority):
             for ref, original in per_priority[priority]:
-                set_ref(engine, ref, _updated_for_priority(get_ref(engine, ref), original, priority))
+                set_ref(engine, ref, _updated_for_priority(get_ref(engine, ref), original, priority, rank_of_none))
             inner(get_direction)
     return run
