@@ -171,7 +171,7 @@ def references() -> dict[str, Reference]:
 
 @pytest.mark.parametrize("module, spec", VALUES)
 def test_explain_names_the_reference_origins_and_steps(references, module, spec):
-    printed = sdy_dsl.explain(MODULES[module], spec)
+    printed = sdy_dsl.explain(MODULES[module], spec, "shardy_full")  # the chain REFERENCE_DEBUG runs
     sharding, origins, chains = printed_story(printed)
     reference, name = references[module], spec.split(":")[1]
     assert sharding == reference.shardings[name]
