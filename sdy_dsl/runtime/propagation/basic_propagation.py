@@ -26,6 +26,7 @@ from ..values import block_terminator, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
 from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
+from .dataflow import EdgeTransform
 from .propagation_state import PropagationError
 from .rewrite_driver import RewriteDriver
 from .worklist import EdgeStep, OpNode
@@ -297,14 +298,15 @@ class PropagationEngine(RewriteDriver):
 
     def propagate_data_flow_edge_node(self, node: OpNode, strategy, get_direction,
                                       notify) -> bool:
-        """propagate_data_flow_edge without debug info or trace: an edge whose
-        owner keeps its targets' shardings as they are (no manual axes to
-        strip) steps like a registered op, memoized and skipped while clean."""
+        """propagate_data_flow_edge without debug info or trace, skipped while
+        clean: an edge whose owner keeps its targets' shardings as they are (no
+        manual axes to strip) steps like a registered op, memoized; one whose
+        owner strips them steps through its owner's view change."""
         frame = node.edge
         if frame is False:
             frame = node.edge = self._edge_step(node)
         if frame is None:
-            return self.propagate_data_flow_edge(node.op, strategy, get_direction, notify)
+            return False  # (no static shape: nothing propagates)
         kept = frame.directions
         if kept is not None and kept[0] is get_direction and kept[1] == self.erasures:
             directions = kept[2]
@@ -315,8 +317,11 @@ class PropagationEngine(RewriteDriver):
             return False
         if frame.clean_by is strategy and frame.clean == directions:
             return False
-        changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                  directions, strategy, False, None, notify)
+        if frame.transform is None:
+            changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
+                                      directions, strategy, False, None, notify)
+        else:
+            changed = self._step_through_owner(frame, directions, strategy, notify)
         if not changed:
             if not frame.watched:
                 self._watch(frame, frame.values, resolved=True)
@@ -327,12 +332,28 @@ class PropagationEngine(RewriteDriver):
         edge = node.op
         result = edge.results[0]
         shape = static_shape(result.type)
-        if shape is None or self.dataflow.strips_manual_axes(edge):
+        if shape is None:
             return None
         sources = self.dataflow.sources(edge)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
         self.find_structure(node, None, [result])  # (edges alike share their directions)
-        return EdgeStep(edge, values, identity_rule(shape, len(sources)), len(sources))
+        rule = identity_rule(shape, len(sources))
+        if self.dataflow.strips_manual_axes(edge):
+            return EdgeStep(edge, values, rule, len(sources), sources,
+                            EdgeTransform(self.dataflow, edge))
+        return EdgeStep(edge, values, rule, len(sources))
+
+    def _step_through_owner(self, frame: EdgeStep, directions: tuple, strategy, notify) -> bool:
+        """propagate_data_flow_edge's step of an edge whose owner strips manual
+        axes: the edge's sharding is seen, and written, through the owner."""
+        edge, sources, transform = frame.op, frame.sources, frame.transform
+        result = edge.results[0]
+        return self.propagate_tensors(
+            edge, sources, [result], [self.get(v) for v in sources],
+            [transform(self.store.get(result), True)],
+            lambda i, s: self.set(sources[i], s),
+            lambda i, s: self.set_edge_sharding(edge, transform(s, False)),
+            frame.rule, directions.__getitem__, strategy, False, notify)
 
     def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
         num_factors = len(frame.rule.factor_sizes)

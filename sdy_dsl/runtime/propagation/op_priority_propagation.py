@@ -34,7 +34,7 @@ class HeuristicDirections:
         self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         # ... and (unless a hook predicate looks further) only at the op's
         # structure and whether an operand has other uses: ops alike share them.
-        self.by_structure = self.by_factor_kind and all(h.by_structure for h in self.heuristics)
+        self.shared_by_structure = self.by_factor_kind and all(h.by_structure for h in self.heuristics)
         self.cache: dict = {}
         # structure id -> (erasures, what directions_of_op keeps without and with
         # an operand of other uses: one object when the heuristics ignore uses)
@@ -77,7 +77,7 @@ class HeuristicDirections:
         if kept is not None and kept[0] is self and kept[1] == erasures:
             return kept  # (uses, which a heuristic may ask about, fall with erasures)
         op = node.op
-        if self.by_structure and node.structure is not None:
+        if self.shared_by_structure and node.structure is not None:
             # Rule-file heuristics see the op's structure (name, attributes,
             # rule) and whether an operand has other uses: ops alike share them,
             # and only ask about the uses when the answer matters.

@@ -1,0 +1,92 @@
+"""The caches propagation keeps beside its meaning (issue #29): the op-priority
+heuristics' directions shared by ops of one structure
+(`HeuristicDirections.directions_of_op`), and the view change of a data-flow
+edge whose owner strips manual axes, computed once per distinct sharding
+(`dataflow.EdgeTransform`). Each test pins that the cache is used and that it
+gives what the uncached computation gives."""
+from __future__ import annotations
+
+from jaxlib.mlir import ir
+
+from sdy_dsl.mlir_context import make_context
+from sdy_dsl.rule_library import builtin_library
+from sdy_dsl.runtime.propagation.basic_propagation import PropagationEngine
+from sdy_dsl.runtime.propagation.dataflow import EdgeTransform
+from sdy_dsl.runtime.propagation.op_priority_propagation import HeuristicDirections
+from sdy_dsl.runtime.sharding import parse_tensor_sharding
+
+# Two adds alike (one structure), a third on another shape; a manual
+# computation over "a" whose block argument and result own data-flow edges.
+MODULE = """
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%x: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>},
+                %y: tensor<8x16xf32>, %z: tensor<4x16xf32>) -> tensor<8x16xf32> {
+  %0 = stablehlo.add %x, %y : tensor<8x16xf32>
+  %1 = stablehlo.add %0, %y : tensor<8x16xf32>
+  %2 = stablehlo.add %z, %z : tensor<4x16xf32>
+  %3 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0: tensor<4x16xf32>) {
+    %e = sdy.data_flow_edge %arg0 sharding=<@mesh, [{}, {"b"}]> : tensor<4x16xf32>
+    %n = stablehlo.negate %e : tensor<4x16xf32>
+    sdy.return %n : tensor<4x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %4 = sdy.data_flow_edge %3 : tensor<8x16xf32>
+  return %4 : tensor<8x16xf32>
+}
+"""
+
+
+def _engine(module) -> PropagationEngine:
+    return PropagationEngine(module.operation, builtin_library().op_registry)
+
+
+def _ops(engine, name):
+    return [op for op in engine._module_ops if op.name == name]
+
+
+def test_ops_alike_share_their_heuristic_directions():
+    # The built-in heuristics look only at an op's structure and whether an
+    # operand has other uses, so the two adds alike share one kept tuple (this
+    # cache was once dead: a flag and the cache had the same attribute name).
+    with make_context():
+        module = ir.Module.parse(MODULE)
+        engine = _engine(module)
+        directions = HeuristicDirections(engine, builtin_library().heuristics)
+        assert directions.shared_by_structure
+        first, second, other = (engine.node(op) for op in _ops(engine, "stablehlo.add"))
+        for node in (first, second, other):
+            engine._frame(node)
+        assert first.structure == second.structure != other.structure
+        kept = [directions.directions_of_op(node, 2) for node in (first, second, other)]
+        assert kept[0] is kept[1]
+        assert len(directions.by_structure) == 2
+        # ... and what is shared is what each op's own unions give.
+        for node, found in zip((first, second, other), kept):
+            unions = [directions.unions(node.op, f) for f in range(2)]
+            assert found[2] == [tuple(u[p] for u in unions) for p in range(len(directions.heuristics))]
+
+
+def test_edge_transform_is_the_owners_view_change_once_per_sharding():
+    with make_context():
+        module = ir.Module.parse(MODULE)
+        engine = _engine(module)
+        inner_edge, outer_edge = _ops(engine, "sdy.data_flow_edge")
+        dataflow = engine.dataflow
+        assert dataflow.strips_manual_axes(inner_edge)
+        asked = []
+        transform_once = dataflow.transform
+
+        def counted(edge, sharding, before):
+            asked.append((sharding, before))
+            return transform_once(edge, sharding, before)
+
+        dataflow.transform = counted
+        transform = EdgeTransform(dataflow, inner_edge)
+        free = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {"b"}]>')
+        # A block argument's edge is seen (before the step) with the owner's
+        # in-sharding's manual axis added, and written back without it.
+        seen = transform(free, True)
+        assert seen == parse_tensor_sharding('#sdy.sharding<@mesh, [{"a"}, {"b"}]>')
+        assert transform(seen, False) == free
+        assert transform(free, True) is seen and transform(seen, False) == free
+        assert asked == [(free, True), (seen, False)]  # each distinct input once
+        assert transform(None, True) is None
