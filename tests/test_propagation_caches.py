@@ -2,15 +2,16 @@
 heuristics' directions shared by ops of one structure
 (`HeuristicDirections.directions_of_op`), and the view change of a data-flow
 edge whose owner strips manual axes, computed once per distinct sharding
-(`dataflow.EdgeTransform`). Each test pins that the cache is used and that it
-gives what the uncached computation gives."""
+(`dataflow.EdgeTransform`), with which such an edge's step is memoized like
+any other. Each test pins that the cache is used and that it gives what the
+uncached computation gives."""
 from __future__ import annotations
 
 from jaxlib.mlir import ir
 
 from sdy_dsl.mlir_context import make_context
 from sdy_dsl.rule_library import builtin_library
-from sdy_dsl.runtime.propagation.basic_propagation import PropagationEngine
+from sdy_dsl.runtime.propagation.basic_propagation import _NOT_KEPT, PropagationEngine
 from sdy_dsl.runtime.propagation.dataflow import EdgeTransform
 from sdy_dsl.runtime.propagation.op_priority_propagation import HeuristicDirections
 from sdy_dsl.runtime.sharding import parse_tensor_sharding
@@ -90,3 +91,28 @@ def test_edge_transform_is_the_owners_view_change_once_per_sharding():
         assert transform(free, True) is seen and transform(seen, False) == free
         assert asked == [(free, True), (seen, False)]  # each distinct input once
         assert transform(None, True) is None
+
+
+def test_an_edge_seen_through_its_owner_writes_back_what_the_unmemoized_step_writes():
+    # The memoized step of a manual computation's edge decides in the owner's
+    # view, as _set_updated does: no update, the view change written back, or
+    # (the stored sharding written back though the view changed) the
+    # unmemoized step, which still reports and notifies that update.
+    with make_context():
+        module = ir.Module.parse(MODULE)
+        engine = _engine(module)
+        inner_edge = _ops(engine, "sdy.data_flow_edge")[0]
+        through = EdgeTransform(engine.dataflow, inner_edge)
+        update = PropagationEngine._through_owner_update
+        stored = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {"b"}]>')
+        seen = through(stored, True)  # [{"a"}, {"b"}]
+        assert update(through, stored, seen, seen) is None
+        replicated = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {}]>')
+        assert update(through, None, None, replicated) is None
+        wider = parse_tensor_sharding('#sdy.sharding<@mesh, [{"a", "b"}, {}]>')
+        assert update(through, stored, seen, wider) == parse_tensor_sharding(
+            '#sdy.sharding<@mesh, [{"b"}, {}]>')
+        # "a" moved between dims: a change in the owner's view, none once the
+        # manual axis is erased again.
+        moved = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {"a", "b"}]>')
+        assert update(through, stored, seen, moved) is _NOT_KEPT
