@@ -116,3 +116,34 @@ def test_an_edge_seen_through_its_owner_writes_back_what_the_unmemoized_step_wri
         # manual axis is erased again.
         moved = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {"a", "b"}]>')
         assert update(through, stored, seen, moved) is _NOT_KEPT
+
+
+def test_the_engine_is_freed_when_the_pass_ends(monkeypatch):
+    # Reference counting alone frees the engine and all it kept (nodes,
+    # heuristic directions, memoized steps): the CLI collects cycles rarely,
+    # so a cycle through the engine would hold its memory for the rest of the run.
+    import gc
+    import weakref
+
+    import sdy_dsl
+    from sdy_dsl.runtime.propagation import propagation_state
+
+    engines = []
+    build = propagation_state.PropagationState.__init__
+
+    def recording(self, *args, **kwargs):
+        build(self, *args, **kwargs)
+        engines.append(weakref.ref(self))
+
+    monkeypatch.setattr(propagation_state.PropagationState, "__init__", recording)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = sdy_dsl.run_pipeline(MODULE, "builtin.module(sdy-user-priority-propagate)")
+        assert engines and all(engine() is None for engine in engines)
+    finally:
+        if was_enabled:
+            gc.enable()
+    # (it did propagate: %x's "a" and the body edge's "b" meet on the adds)
+    assert ('stablehlo.add %0, %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {"b", ?}]>]>}'
+            in result.text)

@@ -119,6 +119,13 @@ class HeuristicDirections:
             per_factor.append(unions)
         return [tuple(u[p] for u in per_factor) for p in range(len(self.heuristics))]
 
+    def forget(self) -> None:
+        """Drop the kept directions and the engine (the nodes keep directions
+        that refer back to these): called when the op-priorities level is done."""
+        self.cache.clear()
+        self.by_structure.clear()
+        self.engine = None
+
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
         def direction(op, factor: int) -> Direction:
             return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
@@ -135,4 +142,5 @@ def op_priorities(engine: PropagationEngine, inner, heuristics: Sequence[Heurist
         directions = HeuristicDirections(engine, heuristics)
         for priority in range(len(directions.heuristics)):
             inner(directions.at_priority(priority, get_direction))
+        directions.forget()
     return run
