@@ -187,6 +187,18 @@ def small_funcs_module(n: int, callees: int | None = None) -> str:
     return "\n".join(lines + ["}", ""])
 
 
+MOE = dict(experts=8, d=64, f=128, tokens=64)
+
+
+def lower_moe_train_step(layers: int, scan_layers: bool = False) -> str:
+    """tests/models/zoo.py's Mixtral-like train step (expert-parallel shard_map per layer, shared
+    jitted callees, grads, an adam-like update per parameter) with `layers` layers, wider."""
+    sys.path.insert(0, str(REPO))
+    from tests.models import zoo
+
+    return zoo.moe_train_step(layers=layers, scan_layers=scan_layers, **MOE)
+
+
 def zoo_modules(names: str) -> list[tuple[str, str, str]]:
     """(row name, "zoo", model name) for tests/models/zoo.py's models NAMES ("all": every one)."""
     if not names:
@@ -214,6 +226,10 @@ def module_path(cache: Path, kind: str, layers) -> Path:
         distinct = kind == "gptd"
         path = cache / f"{kind}{layers}l_grad_2x4_{config}.mlir"
         lower = lambda n: lower_gpt_grad(n, distinct)
+    elif kind in ("moe", "moescan"):
+        config = "_".join(f"{k}{v}" for k, v in MOE.items())
+        path = cache / f"{kind}{layers}l_train_2x2x2_{config}.mlir"
+        lower = lambda n: lower_moe_train_step(n, scan_layers=kind == "moescan")
     elif kind == "funcs":
         path, lower = cache / f"funcs{layers}.mlir", small_funcs_module
     elif kind == "shared":
@@ -270,7 +286,12 @@ class Run:
 GNU_TIME = Path("/usr/bin/time")
 
 
-def timed_run(cmd: list[str], out: str) -> Run:
+def env_for(checkout: Path) -> dict:
+    """The children's environment, importing sdy_dsl from `checkout`."""
+    return {**CHILD_ENV, "PYTHONPATH": os.pathsep.join(filter(None, [str(checkout), os.environ.get("PYTHONPATH")]))}
+
+
+def timed_run(cmd: list[str], out: str, env: dict | None = None) -> Run:
     """A fresh process, timed; its rusage (os.wait4) gives CPU time. Peak RSS comes from
     GNU time's %M when it is installed: a forked child's ru_maxrss starts at this (large,
     jax-importing) process's RSS, so the child must be forked from a small process.
@@ -280,7 +301,7 @@ def timed_run(cmd: list[str], out: str) -> Run:
         wrapper = [str(GNU_TIME), "-f", "%M", "-o", peak.name] if GNU_TIME.exists() else []
         t0 = time.perf_counter()
         child = subprocess.Popen(wrapper + cmd + ["-o", out], stdout=subprocess.DEVNULL if out == "-" else None,
-                                 stderr=err, text=True, cwd=REPO, env=CHILD_ENV)
+                                 stderr=err, text=True, cwd=REPO, env=env or CHILD_ENV)
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - t0
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -292,15 +313,16 @@ def timed_run(cmd: list[str], out: str) -> Run:
         return Run(wall, usage.ru_utime + usage.ru_stime, peak_kb / 1024, child.returncode, err.read())
 
 
-def median_runs(cmds: list[list[str]], repeat: int) -> list[Run | None]:
+def median_runs(cmds: list[list[str]], repeat: int, envs: list | None = None) -> list[Run | None]:
     """Per command, the median wall, CPU and peak RSS (each on its own) over `repeat` fresh
-    processes; the commands alternate (a b a b ...) so both see the same machine load."""
+    processes; the commands alternate (a b a b ...) so both see the same machine load.
+    `envs`: per command, its environment (default: this checkout's)."""
     runs: list[list[Run] | None] = [[] for _ in cmds]
     for _ in range(repeat):
         for i, cmd in enumerate(cmds):
             if runs[i] is None:
                 continue
-            run = timed_run(cmd, "-")
+            run = timed_run(cmd, "-", envs[i] if envs else None)
             if run.returncode != 0:
                 print(f"# failed: {' '.join(cmd)}: {run.stderr.strip()[-2000:]}", file=sys.stderr)
                 runs[i] = None
@@ -315,6 +337,15 @@ def fmt(value, width, places=2) -> str:
 
 
 NOT_PASSES = ("parse", "print", "total")  # --timing rows that are not passes
+# The reference's pass timing report (ref_runner.py --timing): `  SECONDS ( PERCENT%)  NAME`.
+REF_TIMING_RE = re.compile(r"^\s+([\d.]+) \(\s*[\d.]+%\)\s+(\S.*?)\s*$", re.M)
+# The passes issue #29 compares one by one: sdy-dsl's name -> the reference's pass class.
+COMPARED_PASSES = {"sdy-user-priority-propagate": "UserPriorityPropagationPass",
+                   "sdy-import-func-calls": "ImportFuncCallsPass",
+                   "sdy-export-named-computations": "ExportNamedComputationsPass",
+                   "sdy-flatten-call-graph": "FlattenCallGraphPass",
+                   "sdy-propagate-to-func-results": "PropagateToFuncResultsPass",
+                   "sdy-constant-or-scalar-splitter": "ConstantOrScalarSplitterPass"}
 PASS_TIMING_RE = re.compile(r"^timing: (\S+): ([\d.]+) ms$", re.M)
 
 
@@ -354,6 +385,32 @@ def profile(cmd: list[str], name: str, work: Path, top: int) -> None:
         pstats.Stats(str(stats_file)).sort_stats(order).print_stats(top)
 
 
+def compare_passes(slowest, dsl_of, ref_of, before_env) -> None:
+    """Per pass on the module slowest against the reference (CPU ratio): sdy-dsl's --timing
+    (and the before checkout's) beside the reference's own pass timing report (MLIR's, in its process; its verifier runs after
+    each pass and is counted in it). One run each, back to back: wall times, so compare
+    them on an idle machine."""
+    module, _, name, dsl_ms = slowest
+    ref_done = timed_run([*ref_of(module), "--timing"], "-")
+    ref_ms: dict = {}
+    for seconds, pass_name in REF_TIMING_RE.findall(ref_done.stderr):
+        ref_ms[pass_name] = ref_ms.get(pass_name, 0.0) + float(seconds) * 1e3
+    before_ms = {}
+    if before_env is not None:
+        done = timed_run([*dsl_of(module), "--timing"], "-", before_env)
+        before_ms = {p: float(ms) for p, ms in PASS_TIMING_RE.findall(done.stderr)}
+    print(f"\n# per pass on the module slowest against the reference, {name} (ms, one run each; load average "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())})")
+    print(f"{'pass':40} {'sdy-dsl':>9} {'reference':>9} {'ratio':>6}" + (f" {'before':>9}" if before_ms else ""))
+    for dsl_name, ref_name in COMPARED_PASSES.items():
+        dsl_value, ref_value = dsl_ms.get(dsl_name), ref_ms.get(ref_name)
+        print(f"{dsl_name:40} {fmt(dsl_value, 9, 1)} {fmt(ref_value, 9, 1)} "
+              + (f"{dsl_value / ref_value:>6.1f}" if dsl_value and ref_value else f"{'n/a':>6}")
+              + (f" {fmt(before_ms.get(dsl_name), 9, 1)}" if before_ms else ""))
+    print(f"{'(whole run)':40} {fmt(dsl_ms.get('total'), 9, 1)} {fmt(ref_ms.get('Total'), 9, 1)}"
+          + (f" {'':6} {fmt(before_ms.get('total'), 9, 1)}" if before_ms else ""))
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -370,17 +427,24 @@ def main(argv=None) -> int:
     ap.add_argument("--funcs", default="", help="comma-separated counts of small private functions, each called once")
     ap.add_argument("--shared", default="",
                     help=f"comma-separated counts of call sites over {SHARED_CALLEES} small private functions")
+    ap.add_argument("--moe", default="", help="comma-separated layer counts of the zoo's Mixtral-like MoE "
+                    "train step, wider (hundreds of calls)")
+    ap.add_argument("--moe-scan", default="", help="the same, layers in a scan (calls inside its body)")
     ap.add_argument("--zoo", default="", help="comma-separated models of tests/models/zoo.py ('all' for every one)")
     ap.add_argument("--pipeline", type=Path, default=DEFAULT_PIPELINE, help="pipeline YAML (both tools run it)")
     ap.add_argument("--pass", dest="pass_name", default=None,
                     help="instead of --pipeline: a registered pass (pipeline), `sdy-dsl opt M -PASS` against the "
                          "reference's builtin.module(PASS), e.g. sdy-propagation-pipeline")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="another checkout of sdy-dsl (e.g. `git worktree add /tmp/sdy-before main`), timed "
+                         "beside this one in the same run: the before/after columns")
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool and module; the median is kept")
     ap.add_argument("--out", type=Path, default=DEFAULT_CACHE, help="cache dir for generated modules and outputs")
     ap.add_argument("--profile-top", type=int, default=0,
                     help="also cProfile sdy-dsl per module and print the top N functions")
     args = ap.parse_args(argv)
-    modules = parse_modules(gpt=args.layers, gptd=args.distinct, flax=args.flax, funcs=args.funcs, shared=args.shared)
+    modules = parse_modules(gpt=args.layers, gptd=args.distinct, flax=args.flax, funcs=args.funcs, shared=args.shared,
+                            moe=args.moe, moescan=args.moe_scan)
     modules += zoo_modules(args.zoo)
     pipeline = args.pipeline.resolve()
 
@@ -405,10 +469,11 @@ def main(argv=None) -> int:
           f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     print(f"{'module':>22} {'ops':>7} {'dsl s':>7} {'ref s':>7} {'ratio':>6} {'dsl us/op':>9} {'ref us/op':>9} "
           f"{'dsl cpu':>8} {'ref cpu':>8} {'cpu ratio':>9} {'dsl MB':>7} {'ref MB':>7} {'MB ratio':>8} "
-          f"{'passes us/op':>12}  output")
+          f"{'passes us/op':>12}  output" + (f"   {'before s':>8} {'before cpu':>10} {'before MB':>9} "
+                                               f"{'cpu after/before':>16}" if args.before else ""))
     ratio = lambda a, b: a / b if a and b else None
 
-    def row(name, ops, dsl, ref, passes_us_per_op=None, output=""):
+    def row(name, ops, dsl, ref, passes_us_per_op=None, output="", before=None):
         per_op = lambda seconds: seconds * 1e6 / ops if seconds and ops else None
         get = lambda run, field: getattr(run, field) if run else None
         print(f"{name:>22} {ops:>7} {fmt(get(dsl, 'wall'), 7)} {fmt(get(ref, 'wall'), 7)} "
@@ -419,15 +484,30 @@ def main(argv=None) -> int:
               f"{fmt(ratio(get(dsl, 'cpu'), get(ref, 'cpu')), 9, 1)} "
               f"{fmt(get(dsl, 'peak_mb'), 7, 0)} {fmt(get(ref, 'peak_mb'), 7, 0)} "
               f"{fmt(ratio(get(dsl, 'peak_mb'), get(ref, 'peak_mb')), 8, 1)} "
-              f"{fmt(passes_us_per_op, 12, 0) if passes_us_per_op else '':>12}  {output}", flush=True)
+              f"{fmt(passes_us_per_op, 12, 0) if passes_us_per_op else '':>12}  {output}"
+              + (f"   {fmt(get(before, 'wall'), 8)} {fmt(get(before, 'cpu'), 10)} {fmt(get(before, 'peak_mb'), 9, 0)} "
+                 f"{fmt(ratio(get(dsl, 'cpu'), get(before, 'cpu')), 16, 2)}" if args.before else ""), flush=True)
 
     # Fixed cost per process (interpreter, imports, rule loading): an empty main
     # (the C++ propagation aborts on a module without @main).
     empty = args.out / "empty.mlir"
     empty.write_text("module {\n  func.func @main() {\n    return\n  }\n}\n")
-    row("empty", 0, *median_runs([dsl_of(empty), ref_of(empty)], args.repeat))
+    before_env = env_for(args.before.resolve()) if args.before else None
+    envs = [None, None, before_env] if args.before else None
+
+    def timed(module):
+        """(sdy-dsl, reference[, sdy-dsl before]) medians, alternating."""
+        cmds = [dsl_of(module), ref_of(module)] + ([dsl_of(module)] if args.before else [])
+        runs = median_runs(cmds, args.repeat, envs)
+        return runs[0], runs[1], (runs[2] if args.before else None)
+
+    dsl, ref, before = timed(empty)
+    row("empty", 0, dsl, ref, before=before)
 
     per_pass_rows = []
+    # (module, CPU ratio, row name, its --timing) of the module slowest against the reference
+    slowest = None
+    get_cpu = lambda run: run.cpu if run else None
     for name, kind, layers in modules:
         module = module_path(args.out, kind, layers)
         ops = count_ops(module)
@@ -444,11 +524,14 @@ def main(argv=None) -> int:
                 print(f"# {tool} failed on {module.name}: {done.stderr.strip()[-2000:]}", file=sys.stderr)
         pass_ms = {p: float(ms) for p, ms in PASS_TIMING_RE.findall(dsl_done.stderr)}
 
-        dsl, ref = median_runs([dsl_cmd, ref_cmd], args.repeat)
+        dsl, ref, before = timed(module)
         dsl, ref = (dsl if dsl_done.returncode == 0 else None), (ref if ref_done.returncode == 0 else None)
         passes_ms = sum(ms for p, ms in pass_ms.items() if p not in NOT_PASSES)
-        row(name, ops, dsl, ref, passes_ms * 1e3 / ops if pass_ms else None, compare(dsl_out, ref_out))
+        row(name, ops, dsl, ref, passes_ms * 1e3 / ops if pass_ms else None, compare(dsl_out, ref_out), before)
         per_pass_rows.append((name, pass_ms))
+        cpu_ratio = ratio(get_cpu(dsl), get_cpu(ref))
+        if cpu_ratio and (slowest is None or cpu_ratio > slowest[1]):
+            slowest = (module, cpu_ratio, name, pass_ms)
 
     names = list(dict.fromkeys(n for _, ms in per_pass_rows for n in ms))
     if names:
@@ -460,6 +543,9 @@ def main(argv=None) -> int:
                                            for (_, ms), w in zip(per_pass_rows, widths)))
         print(f"{'(passes only)':50} " + " ".join(f"{sum(v for p, v in ms.items() if p not in NOT_PASSES):>{w}.1f}"
                                                   for (_, ms), w in zip(per_pass_rows, widths)))
+
+    if slowest is not None:
+        compare_passes(slowest, dsl_of, ref_of, before_env)
 
     if args.profile_top:
         for name, kind, layers in modules:

@@ -59,6 +59,8 @@ def main(argv=None) -> int:
     ap.add_argument("pipeline")
     ap.add_argument("input")
     ap.add_argument("-o", "--output", default="-")
+    ap.add_argument("--timing", action="store_true",
+                    help="print MLIR's pass timing report (stderr), the reference's own per-pass times")
     ap.add_argument("--print-pipeline", action="store_true", help="print the MLIR pipeline string and exit")
     args = ap.parse_args(argv)
     pipeline = pipeline_string(args.pipeline)
@@ -68,7 +70,10 @@ def main(argv=None) -> int:
     with make_context():
         module = ir.Module.parse(open(args.input).read())
         try:
-            passmanager.PassManager.parse(pipeline).run(module.operation)
+            manager = passmanager.PassManager.parse(pipeline)
+            if args.timing:
+                manager.enable_timing()
+            manager.run(module.operation)
         except ir.MLIRError as e:
             print(f"ref_runner: error: {e}", file=sys.stderr)
             return 1

@@ -373,6 +373,88 @@ def moe_expert_parallel() -> str:
                  spec((experts, 32, 64)), spec((experts, 64, 32)))
 
 
+def moe_train_step(layers=2, experts=4, d=16, f=32, tokens=16, top_k=2, scan_layers=False) -> str:
+    """A Mixtral-like train step (as MaxText writes one): per layer a shared
+    jitted RMS norm, a router, and an expert-parallel `shard_map` block (manual
+    over "expert", tokens all-to-all'ed in and out); loss, grads and an
+    adam-like update of every parameter through one shared jitted callee. So
+    the module has many `func.call`s: the same small callees at many sites,
+    transposed ones from the grad, and (`scan_layers`) calls inside a scan body."""
+    mesh = make_mesh((2, 2, 2), ("data", "expert", "model"))
+
+    @jax.jit
+    def rms_norm(x, gain):
+        return x * lax.rsqrt((x * x).mean(-1, keepdims=True) + 1e-6) * gain
+
+    @jax.jit
+    def route(x, w_gate):
+        gate, chosen = lax.top_k(jax.nn.softmax(x @ w_gate, -1), top_k)
+        routed = jax.nn.one_hot(chosen, experts, dtype=F32)  # [tokens, k, experts]
+        return routed.sum(1), jnp.einsum("tk,tke->te", gate, routed)
+
+    @functools.partial(jax.shard_map, mesh=mesh, axis_names={"expert"},
+                       in_specs=(P(None, "expert"), P("expert"), P("expert"), P("expert")),
+                       out_specs=P(None, "expert"))
+    def experts_block(expert_in, w_in, w_up, w_out):
+        # expert_in: [tokens, experts/shard, d] after the all-to-all
+        swiglu = jax.jit(lambda a, b: jax.nn.silu(a) * b)
+        h = swiglu(jnp.einsum("ted,edf->tef", expert_in, w_in),
+                   jnp.einsum("ted,edf->tef", expert_in, w_up))
+        return jnp.einsum("tef,efd->ted", h, w_out)
+
+    def moe(x, p):
+        dispatch, combine = route(x, p["gate"])
+        expert_in = jnp.einsum("te,td->ted", dispatch, x)
+        expert_out = experts_block(expert_in, p["w_in"], p["w_up"], p["w_out"])
+        return jnp.einsum("ted,te->td", expert_out, combine)
+
+    def block(x, p):
+        h = rms_norm(x, p["g1"])
+        x = x + jnp.tanh(h @ p["wa"]) @ p["wb"]
+        return x + moe(rms_norm(x, p["g2"]), p)
+
+    shapes = {"g1": (d,), "g2": (d,), "wa": (d, f), "wb": (f, d), "gate": (d, experts),
+              "w_in": (experts, d, f), "w_up": (experts, d, f), "w_out": (experts, f, d)}
+    specs = {"g1": P(None), "g2": P(None), "wa": P(None, "model"), "wb": P("model", None),
+             "gate": P(None, None), "w_in": P("expert", None, "model"),
+             "w_up": P("expert", None, "model"), "w_out": P("expert", "model", None)}
+
+    def loss(params, x):
+        if scan_layers:
+            x, _ = lax.scan(lambda c, p: (block(c, p), None), x, params)
+        else:
+            for p in params:
+                x = block(x, p)
+        return (x ** 2).mean()
+
+    @jax.jit
+    def adam_like(w, g, m, v):
+        m = 0.9 * m + 0.1 * g
+        v = 0.99 * v + 0.01 * g * g
+        return w - 1e-3 * m * lax.rsqrt(v + 1e-8), m, v
+
+    def train_step(params, moments, x):
+        value, grads = jax.value_and_grad(loss)(params, x)
+        leaves, tree = jax.tree.flatten(params)
+        updated = [adam_like(w, g, m, v) for w, g, (m, v) in
+                   zip(leaves, jax.tree.leaves(grads), moments)]
+        return value, jax.tree.unflatten(tree, [u[0] for u in updated]), [u[1:] for u in updated]
+
+    if scan_layers:
+        params = {k: spec((layers,) + v) for k, v in shapes.items()}
+        param_specs = {k: P(None, *s) for k, s in specs.items()}
+    else:
+        params = [{k: spec(v) for k, v in shapes.items()} for _ in range(layers)]
+        param_specs = [dict(specs) for _ in range(layers)]
+    leaves = jax.tree.leaves(params)
+    leaf_specs = jax.tree.leaves(param_specs, is_leaf=lambda x: isinstance(x, P))
+    moments = [(w, w) for w in leaves]
+    moment_specs = [(s, s) for s in leaf_specs]
+    in_shardings = (shardings(mesh, param_specs), shardings(mesh, moment_specs),
+                    NamedSharding(mesh, P("data", None)))
+    return lower(train_step, in_shardings, params, moments, spec((tokens, d)))
+
+
 # --------------------------------------------------------------------------
 # Custom calls
 
@@ -687,6 +769,8 @@ MODELS: dict[str, Callable[[], str]] = {
     "constants_iota_2x4": constants_iota,
     "convnet_grad_2x4": convnet_grad,
     "moe_2x2x2": moe_expert_parallel,
+    "moe_train_step_2x2x2": moe_train_step,
+    "moe_train_step_scan_2x2x2": lambda: moe_train_step(scan_layers=True),
     "custom_calls_2x4": custom_calls,
     "user_priorities_2x4": user_priorities,
     "flax_nnx_transformer_2x4": flax_nnx_transformer,

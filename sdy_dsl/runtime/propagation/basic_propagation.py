@@ -26,11 +26,13 @@ from ..values import block_terminator, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
 from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
+from .dataflow import EdgeTransform
 from .propagation_state import PropagationError
 from .rewrite_driver import RewriteDriver
 from .worklist import EdgeStep, OpNode
 
 GetDirection = Callable[[ir.Operation, int], Direction]
+_NOT_KEPT = object()  # (see PropagationEngine._through_owner_update)
 
 
 def propagate_any(op, factor: int) -> Direction:
@@ -233,14 +235,16 @@ class PropagationEngine(RewriteDriver):
         return changed
 
     def _memo_step(self, holder, values, rule, num_operands: int, directions, strategy,
-                   conservative: bool, structure, notify) -> bool:
+                   conservative: bool, structure, notify, through: EdgeTransform | None = None) -> bool:
         """The same step as propagate_tensors (step_updates), memoized, keyed by
         small integers: the step's static part (rule, directions, strategy...,
         kept on `holder`, an OpNode or EdgeStep, and shared by ops of one
         `structure`) and the interned sharding of each of `values` (shardable
         values: operands then results), which the store keeps per value; the
         step's updates carry their own interned form, so comparing an update
-        with the current sharding is comparing two integers."""
+        with the current sharding is comparing two integers. `through`: the
+        view change of an edge whose owner strips manual axes (its one result
+        is seen and written through it; part of the static key)."""
         store = self.store
         try:
             key = list(map(store.tokens.__getitem__, values))  # read before and unchanged since
@@ -255,8 +259,11 @@ class PropagationEngine(RewriteDriver):
             shared = (structure, directions, strategy) if structure is not None else None
             kept = self._static_keys.get(shared) if shared is not None else None
             if kept is None:
-                kept = (directions, strategy, self.steps.intern(self.steps.static_key(
-                    rule, directions, strategy, conservative, holder.op, structure)))
+                static_key = self.steps.static_key(rule, directions, strategy, conservative,
+                                                   holder.op, structure)
+                if through is not None:
+                    static_key += (through,)
+                kept = (directions, strategy, self.steps.intern(static_key))
                 if shared is not None:
                     self._static_keys[shared] = kept  # (one tuple for the ops alike)
             holder.step_key = kept
@@ -266,8 +273,11 @@ class PropagationEngine(RewriteDriver):
         memo = self.steps.compiled
         step = memo.get(key)
         if step is None:
-            step = self.steps.compile(key, self._memo_updates(
-                holder.op, values, rule, num_operands, directions, strategy, conservative))
+            updates = self._memo_updates(holder.op, values, rule, num_operands, directions,
+                                         strategy, conservative, through)
+            if updates is None:
+                return self._step_through_owner(holder, directions, strategy, notify)
+            step = self.steps.compile(key, updates)
         any_updated = False
         group_of = self.group_of
         for index, new, new_token, replicated in step:
@@ -285,26 +295,53 @@ class PropagationEngine(RewriteDriver):
         return any_updated
 
     def _memo_updates(self, op, values, rule, num_operands: int, directions, strategy,
-                      conservative: bool) -> list:
-        """The step's updates as (index among operands then results, sharding)."""
+                      conservative: bool, through: EdgeTransform | None = None) -> list | None:
+        """The step's updates as (index among operands then results, sharding).
+        `through`: the one result is an edge's, seen and written back through
+        its owner; None when an update of it is one the memo cannot keep (see
+        _through_owner_update)."""
         get = self.store.get
         shardings = [get(v) if v is not None else None for v in values]
+        stored = None
+        if through is not None:
+            stored = shardings[num_operands]
+            shardings[num_operands] = through(stored, True)
         operand_updates, result_updates = self.step_updates(
             op, shardings[:num_operands], shardings[num_operands:], rule, directions,
             strategy, conservative)
-        return ([(i, new) for i, new in operand_updates]
-                + [(num_operands + i, new) for i, new in result_updates])
+        updates = [(i, new) for i, new in operand_updates]
+        for i, new in result_updates:
+            if through is not None:
+                new = self._through_owner_update(through, stored, shardings[num_operands], new)
+                if new is _NOT_KEPT:
+                    return None
+                if new is None:
+                    continue
+            updates.append((num_operands + i, new))
+        return updates
+
+    @staticmethod
+    def _through_owner_update(through: EdgeTransform, stored, seen, new):
+        """What an update `new` of an edge seen as `seen` (stored as `stored`)
+        writes back (None: nothing, as _set_updated decides in the owner's view);
+        _NOT_KEPT when it writes back the stored sharding though the view
+        changed (the unmemoized step still reports and notifies that one)."""
+        if (seen is None and new.is_fully_replicated) or new == seen:
+            return None
+        written = through(new, False)
+        return _NOT_KEPT if written == stored else written
 
     def propagate_data_flow_edge_node(self, node: OpNode, strategy, get_direction,
                                       notify) -> bool:
-        """propagate_data_flow_edge without debug info or trace: an edge whose
-        owner keeps its targets' shardings as they are (no manual axes to
-        strip) steps like a registered op, memoized and skipped while clean."""
+        """propagate_data_flow_edge without debug info or trace, skipped while
+        clean: an edge whose owner keeps its targets' shardings as they are (no
+        manual axes to strip) steps like a registered op, memoized; one whose
+        owner strips them steps through its owner's view change."""
         frame = node.edge
         if frame is False:
             frame = node.edge = self._edge_step(node)
         if frame is None:
-            return self.propagate_data_flow_edge(node.op, strategy, get_direction, notify)
+            return False  # (no static shape: nothing propagates)
         kept = frame.directions
         if kept is not None and kept[0] is get_direction and kept[1] == self.erasures:
             directions = kept[2]
@@ -315,8 +352,14 @@ class PropagationEngine(RewriteDriver):
             return False
         if frame.clean_by is strategy and frame.clean == directions:
             return False
-        changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                  directions, strategy, False, None, notify)
+        if frame.transform is None or frame.in_group:
+            changed = (self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
+                                       directions, strategy, False, None, notify)
+                       if frame.transform is None else
+                       self._step_through_owner(frame, directions, strategy, notify))
+        else:
+            changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
+                                      directions, strategy, False, None, notify, frame.transform)
         if not changed:
             if not frame.watched:
                 self._watch(frame, frame.values, resolved=True)
@@ -327,12 +370,31 @@ class PropagationEngine(RewriteDriver):
         edge = node.op
         result = edge.results[0]
         shape = static_shape(result.type)
-        if shape is None or self.dataflow.strips_manual_axes(edge):
+        if shape is None:
             return None
         sources = self.dataflow.sources(edge)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
         self.find_structure(node, None, [result])  # (edges alike share their directions)
-        return EdgeStep(edge, values, identity_rule(shape, len(sources)), len(sources))
+        rule = identity_rule(shape, len(sources))
+        if self.dataflow.strips_manual_axes(edge):
+            # (a sharding group member is synced with the owner's view of the
+            # edge: such an edge keeps the unmemoized step)
+            return EdgeStep(edge, values, rule, len(sources), sources,
+                            EdgeTransform(self.dataflow, edge),
+                            in_group=any(v in self.group_of for v in values if v is not None))
+        return EdgeStep(edge, values, rule, len(sources))
+
+    def _step_through_owner(self, frame: EdgeStep, directions: tuple, strategy, notify) -> bool:
+        """propagate_data_flow_edge's step of an edge whose owner strips manual
+        axes: the edge's sharding is seen, and written, through the owner."""
+        edge, sources, transform = frame.op, frame.sources, frame.transform
+        result = edge.results[0]
+        return self.propagate_tensors(
+            edge, sources, [result], [self.get(v) for v in sources],
+            [transform(self.store.get(result), True)],
+            lambda i, s: self.set(sources[i], s),
+            lambda i, s: self.set_edge_sharding(edge, transform(s, False)),
+            frame.rule, directions.__getitem__, strategy, False, notify)
 
     def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
         num_factors = len(frame.rule.factor_sizes)

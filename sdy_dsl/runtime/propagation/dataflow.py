@@ -43,6 +43,28 @@ def _single_edge_user(owner: ir.Value | None) -> ir.Operation | None:
 
 
 
+class EdgeTransform:
+    """`DataFlowEdges.transform` of one edge whose owner strips manual axes,
+    computed once per distinct (sharding, before): the owner's manual axes and
+    its own shardings are attributes, which a propagation pass does not write
+    until it flushes its store, so the view change is a function of the
+    sharding while the pass runs. Kept by the edge's step (worklist.EdgeStep)."""
+
+    __slots__ = ("dataflow", "edge", "seen")
+
+    def __init__(self, dataflow: "DataFlowEdges", edge: ir.Operation):
+        self.dataflow = dataflow
+        self.edge = edge
+        self.seen: dict = {}  # (sharding, before) -> the transformed sharding
+
+    def __call__(self, sharding: TensorSharding | None, before: bool) -> TensorSharding | None:
+        if sharding is None:
+            return None
+        key = (sharding, before)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = self.dataflow.transform(self.edge, sharding, before)
+        return found
 
 
 class DataFlowEdges:

@@ -34,7 +34,7 @@ class HeuristicDirections:
         self.by_factor_kind = all(h.by_factor_kind for h in self.heuristics)
         # ... and (unless a hook predicate looks further) only at the op's
         # structure and whether an operand has other uses: ops alike share them.
-        self.by_structure = self.by_factor_kind and all(h.by_structure for h in self.heuristics)
+        self.shared_by_structure = self.by_factor_kind and all(h.by_structure for h in self.heuristics)
         self.cache: dict = {}
         # structure id -> (erasures, what directions_of_op keeps without and with
         # an operand of other uses: one object when the heuristics ignore uses)
@@ -77,7 +77,7 @@ class HeuristicDirections:
         if kept is not None and kept[0] is self and kept[1] == erasures:
             return kept  # (uses, which a heuristic may ask about, fall with erasures)
         op = node.op
-        if self.by_structure and node.structure is not None:
+        if self.shared_by_structure and node.structure is not None:
             # Rule-file heuristics see the op's structure (name, attributes,
             # rule) and whether an operand has other uses: ops alike share them,
             # and only ask about the uses when the answer matters.
@@ -119,6 +119,13 @@ class HeuristicDirections:
             per_factor.append(unions)
         return [tuple(u[p] for u in per_factor) for p in range(len(self.heuristics))]
 
+    def forget(self) -> None:
+        """Drop the kept directions and the engine (the nodes keep directions
+        that refer back to these): called when the op-priorities level is done."""
+        self.cache.clear()
+        self.by_structure.clear()
+        self.engine = None
+
     def at_priority(self, priority: int, get_direction: GetDirection) -> GetDirection:
         def direction(op, factor: int) -> Direction:
             return intersect_directions(self.unions(op, factor)[priority], get_direction(op, factor))
@@ -135,4 +142,5 @@ def op_priorities(engine: PropagationEngine, inner, heuristics: Sequence[Heurist
         directions = HeuristicDirections(engine, heuristics)
         for priority in range(len(directions.heuristics)):
             inner(directions.at_priority(priority, get_direction))
+        directions.forget()
     return run

@@ -220,6 +220,18 @@ class PropagationState:
         """Write every changed sharding back to the IR."""
         self.store.flush()
 
+    def release(self) -> None:
+        """The pass is done: drop what refers back to the engine (the store's
+        change hook, the nodes and the heuristic directions they keep, the
+        debug info's readers), so reference counting frees the engine and all
+        it kept at once (the CLI collects cycles rarely)."""
+        self.store.on_change = None
+        self._nodes.clear()
+        self._order = None
+        self._watchers.clear()
+        self._sweep_heuristics = None
+        self.debug = None
+
     def _sharding_changed(self, value: ir.Value) -> None:
         watchers = self._watchers.get(value)
         if watchers:

@@ -177,3 +177,4 @@ def propagate(module_op, schedule: Schedule, options, *, registry,
     engine.finish_rules(options.keep_sharding_rules)
     if engine.debug is not None:
         engine.debug.save(module)
+    engine.release()

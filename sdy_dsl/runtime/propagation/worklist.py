@@ -81,16 +81,23 @@ class OpNode:
 class EdgeStep:
     """A data-flow edge's step as a registered op's is kept (see
     PropagationEngine.propagate_data_flow_edge_node): its sources and its
-    result, an identity rule, and the same clean / memo state as an OpNode."""
+    result, an identity rule, and the same clean / memo state as an OpNode.
+    An edge whose owner strips manual axes also keeps its sources (as they
+    are) and its owner's view change (`transform`, a dataflow.EdgeTransform):
+    its memoized step sees its sharding through it."""
 
     __slots__ = ("op", "values", "rule", "num_sources", "clean", "clean_by", "watched",
-                 "step_key", "directions")
+                 "step_key", "directions", "sources", "transform", "in_group")
 
-    def __init__(self, op, values: tuple, rule, num_sources: int):
+    def __init__(self, op, values: tuple, rule, num_sources: int, sources=None, transform=None,
+                 in_group: bool = False):
         self.op = op
         self.values = values  # the shardable values of its sources, then its result
         self.rule = rule
         self.num_sources = num_sources
+        self.sources = sources  # (an owner that strips manual axes) its sources
+        self.transform = transform  # ... and its view change, else None
+        self.in_group = in_group  # ... and whether one of its values is in a sharding group
         self.clean = None  # as OpNode's
         self.clean_by = None
         self.watched = False
