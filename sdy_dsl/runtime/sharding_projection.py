@@ -107,6 +107,14 @@ def build_tensor_factor_shardings(mapping: Sequence[Sequence[int]], sharding: Te
         else:
             axes = ()
             dim_closed = closed_if_missing
+        if not axes:  # nothing to hand out (most dimensions)
+            for factor in dim_factors:
+                fs = factors.get(factor)
+                if fs is None:
+                    fs = factors[factor] = FactorSharding()
+                fs.is_minor_most = factor == dim_factors[-1]
+                fs.is_closed = dim_closed
+            continue
         # The axis being handed out: index into `axes`, its remaining size and,
         # once split (or if it is a sub-axis), its pre-size.
         axis_index = 0

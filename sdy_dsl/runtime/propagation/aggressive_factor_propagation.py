@@ -107,31 +107,38 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
         source_size = [-1] * num_factors
         source_index = [-1] * num_factors
         for index, tensor in enumerate(projection.tensors()):
+            factors = tensor.factors
             tensor_size = 1
-            for factor in tensor.factors:
+            for factor in factors:
                 tensor_size *= factor_sizes[factor]
-            for factor, fs in tensor.factors.items():
+            for factor, fs in factors.items():
                 axes = per_factor[factor]
-                if (axes and axis_list_prefix_status(axes, fs.axes, mesh) != NOT_A_PREFIX
-                        and tensor_size > source_size[factor]):
+                if (axes and tensor_size > source_size[factor]
+                        and axis_list_prefix_status(axes, fs.axes, mesh) != NOT_A_PREFIX):
                     source_size[factor] = tensor_size
                     source_index[factor] = index
-        # Preference: the ranking's fields in order (ties: the lower factor index).
+        # Preference: the ranking's fields in order (ties: the lower factor
+        # index). A factor without new axes gives no tensor anything: left out.
         facts = FactorFacts(source_size, source_index,
                             [axes_size(per_factor[f], mesh) for f in range(num_factors)], elementwise)
         columns = [field(facts) for field in self._fields]
-        order = sorted(range(num_factors), key=lambda f: tuple(column[f] for column in columns))
+        rank_keys = list(zip(*columns)) if columns else [()] * num_factors
+        order = sorted([f for f in range(num_factors) if per_factor[f]], key=rank_keys.__getitem__)
 
         for factor in order:
             direction = directions[factor]
             if direction != Direction.BACKWARD:
                 for index, tensor in enumerate(projection.results):
+                    if factor not in tensor.factors:
+                        continue
                     new_axes = self._propagated_axes(factor, tensor, per_factor, mesh,
                                                      conservative, factor_sizes)
                     if new_axes and tensor.expand(factor, new_axes, mesh):
                         updated_results.add(index)
             if direction != Direction.FORWARD:
                 for index, tensor in enumerate(projection.operands):
+                    if factor not in tensor.factors:
+                        continue
                     new_axes = self._propagated_axes(factor, tensor, per_factor, mesh,
                                                      conservative, factor_sizes)
                     if not new_axes:

@@ -68,13 +68,13 @@ def compatible_major_axes(projection: ShardingProjection, factor: int, direction
     can_expand = True
     for tensor in first:
         fs = tensor.factors.get(factor)
-        if fs is not None:
+        if fs is not None and fs.axes:  # (no axes: a step that keeps `axes` as they are)
             axes, can_expand = _compatible_major_axes_step(axes, fs.axes, can_expand, mesh)
     if direction != Direction.BOTH:
         can_expand = False
     for tensor in second:
         fs = tensor.factors.get(factor)
-        if fs is not None:
+        if fs is not None and fs.axes:
             axes, can_expand = _compatible_major_axes_step(axes, fs.axes, can_expand, mesh)
     return axes
 
