@@ -1,8 +1,8 @@
 """The caches propagation keeps beside its meaning (issue #29): the op-priority
 heuristics' directions shared by ops of one structure
 (`HeuristicDirections.directions_of_op`), and the view change of a data-flow
-edge whose owner strips manual axes, computed once per distinct sharding
-(`dataflow.EdgeTransform`), with which such an edge's step is memoized like
+edge whose owner strips manual axes, computed once per distinct view change
+and sharding (`dataflow.EdgeTransform`, `ViewChange`), with which such an edge's step is memoized like
 any other. Each test pins that the cache is used and that it gives what the
 uncached computation gives."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ from jaxlib.mlir import ir
 from sdy_dsl.mlir_context import make_context
 from sdy_dsl.rule_library import builtin_library
 from sdy_dsl.runtime.propagation.basic_propagation import _NOT_KEPT, PropagationEngine
-from sdy_dsl.runtime.propagation.dataflow import EdgeTransform
+from sdy_dsl.runtime.propagation.dataflow import EdgeTransform, ViewChange
 from sdy_dsl.runtime.propagation.op_priority_propagation import HeuristicDirections
 from sdy_dsl.runtime.sharding import parse_tensor_sharding
 
@@ -66,21 +66,21 @@ def test_ops_alike_share_their_heuristic_directions():
             assert found[2] == [tuple(u[p] for u in unions) for p in range(len(directions.heuristics))]
 
 
-def test_edge_transform_is_the_owners_view_change_once_per_sharding():
+def test_edge_transform_is_the_owners_view_change_once_per_sharding(monkeypatch):
     with make_context():
         module = ir.Module.parse(MODULE)
         engine = _engine(module)
         inner_edge, outer_edge = _ops(engine, "sdy.data_flow_edge")
         dataflow = engine.dataflow
-        assert dataflow.strips_manual_axes(inner_edge)
-        asked = []
-        transform_once = dataflow.transform
+        assert dataflow.strips_manual_axes(inner_edge) and dataflow.strips_manual_axes(outer_edge)
+        applied = []
+        apply_once = ViewChange.apply
 
-        def counted(edge, sharding, before):
-            asked.append((sharding, before))
-            return transform_once(edge, sharding, before)
+        def counted(change, sharding):
+            applied.append((change.outer is not None, sharding))
+            return apply_once(change, sharding)
 
-        dataflow.transform = counted
+        monkeypatch.setattr(ViewChange, "apply", counted)
         transform = EdgeTransform(dataflow, inner_edge)
         free = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {"b"}]>')
         # A block argument's edge is seen (before the step) with the owner's
@@ -89,8 +89,48 @@ def test_edge_transform_is_the_owners_view_change_once_per_sharding():
         assert seen == parse_tensor_sharding('#sdy.sharding<@mesh, [{"a"}, {"b"}]>')
         assert transform(seen, False) == free
         assert transform(free, True) is seen and transform(seen, False) == free
-        assert asked == [(free, True), (seen, False)]  # each distinct input once
+        assert applied == [(True, free), (False, seen)]  # each distinct input once
         assert transform(None, True) is None
+        # The result's edge is seen without the manual axis too: the same view
+        # change by content, so the kept result, computed for the other edge.
+        assert EdgeTransform(dataflow, outer_edge)(seen, True) == free
+        assert dataflow.transform(outer_edge, seen, True) == free
+        assert len(applied) == 2
+
+
+# Two manual computations alike (layers), a third over another manual axis.
+LAYERS = """
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+func.func @main(%x: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0: tensor<4x16xf32>) {
+    %e = sdy.data_flow_edge %arg0 : tensor<4x16xf32>
+    sdy.return %e : tensor<4x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"a"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg0: tensor<4x16xf32>) {
+    %e = sdy.data_flow_edge %arg0 : tensor<4x16xf32>
+    sdy.return %e : tensor<4x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %2 = sdy.manual_computation(%1) in_shardings=[<@mesh, [{}, {"b"}]>] out_shardings=[<@mesh, [{}, {"b"}]>] manual_axes={"b"} (%arg0: tensor<8x8xf32>) {
+    %e = sdy.data_flow_edge %arg0 : tensor<8x8xf32>
+    sdy.return %e : tensor<8x8xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %2 : tensor<8x16xf32>
+}
+"""
+
+
+def test_edges_of_layers_alike_have_equal_transforms_and_share_memoized_steps():
+    # The step memo keys an edge's step by its transform: equal view changes,
+    # one key, so the edges of repeated layers share their steps.
+    with make_context():
+        module = ir.Module.parse(LAYERS)
+        engine = _engine(module)
+        first, second, other = (EdgeTransform(engine.dataflow, edge)
+                                for edge in _ops(engine, "sdy.data_flow_edge"))
+        assert first == second and hash(first) == hash(second)
+        assert first != other
+        intern = engine.steps.intern
+        assert intern((1, first)) == intern((1, second)) != intern((1, other))
 
 
 def test_an_edge_seen_through_its_owner_writes_back_what_the_unmemoized_step_writes():

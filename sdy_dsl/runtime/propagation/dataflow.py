@@ -44,32 +44,68 @@ def _single_edge_user(owner: ir.Value | None) -> ir.Operation | None:
 
 
 class EdgeTransform:
-    """`DataFlowEdges.transform` of one edge whose owner strips manual axes,
-    computed once per distinct (sharding, before): the owner's manual axes and
-    its own shardings are attributes, which a propagation pass does not write
-    until it flushes its store, so the view change is a function of the
-    sharding while the pass runs. Kept by the edge's step (worklist.EdgeStep)."""
+    """`DataFlowEdges.transform` of one edge whose owner strips manual axes.
+    The owner's manual axes and its own shardings are attributes, which a
+    propagation pass does not write until it flushes its store, so while the
+    pass runs the edge's view changes (`DataFlowEdges.view_change`, before
+    and after a step) are read once and a transform is a function of the
+    sharding: its results are kept by content in the DataFlowEdges. Two edges
+    whose view changes are equal are equal (edges of repeated layers): the
+    step memo keys such an edge's steps by it. Kept by the edge's step
+    (worklist.EdgeStep)."""
 
-    __slots__ = ("dataflow", "edge", "seen")
+    __slots__ = ("dataflow", "edge", "before", "after", "_hash")
 
     def __init__(self, dataflow: "DataFlowEdges", edge: ir.Operation):
         self.dataflow = dataflow
         self.edge = edge
-        self.seen: dict = {}  # (sharding, before) -> the transformed sharding
+        self.before = dataflow.view_change(edge, True)  # the sharding as the step sees it
+        self.after = dataflow.view_change(edge, False)  # the step's update as written back
+        self._hash = hash((self.before, self.after))
 
     def __call__(self, sharding: TensorSharding | None, before: bool) -> TensorSharding | None:
         if sharding is None:
             return None
-        key = (sharding, before)
-        found = self.seen.get(key)
-        if found is None:
-            found = self.seen[key] = self.dataflow.transform(self.edge, sharding, before)
-        return found
+        return self.dataflow.apply_view_change(self.before if before else self.after, sharding)
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, EdgeTransform) and self.before == other.before
+                and self.after == other.after)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
+class ViewChange:
+    """How an owner that strips manual axes changes the view of a sharding:
+    its manual axes dropped (the body's view; `outer` None) or, on the way
+    out, the owner's own sharding `outer` of the target with the view's axes
+    added after its manual ones. Equal when they change views alike (the
+    content key of DataFlowEdges.apply_view_change)."""
+
+    __slots__ = ("manual", "outer", "_key", "_hash")
+
+    def __init__(self, manual: frozenset, outer: TensorSharding | None):
+        self.manual, self.outer = manual, outer
+        self._key = (manual, outer)
+        self._hash = hash(self._key)  # (looked up on every transform)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ViewChange) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def apply(self, sharding: TensorSharding) -> TensorSharding:
+        if self.outer is None:
+            return erase_manual_axes(sharding, self.manual)
+        return add_free_axes(self.outer, sharding, self.manual)
 
 
 class DataFlowEdges:
     def __init__(self, table):
         self.table = table  # the run's InterfaceRegistry
+        self._views: dict = {}  # (ViewChange, sharding) -> the changed sharding, for the pass
 
     def edge_owner_from_target(self, target: ir.Value, op: ir.Operation | None = None
                                ) -> ir.Value | None:
@@ -147,21 +183,36 @@ class DataFlowEdges:
         """transformTargetSharding of an op that strips manual axes."""
         if sharding is None:
             return None
+        return self.apply_view_change(self.view_change(edge, before), sharding)
+
+    def view_change(self, edge: ir.Operation, before: bool) -> ViewChange | None:
+        """What `transform(edge, _, before)` does (None: nothing, the owner
+        strips no manual axes)."""
         owner = edge.operands[0]
         op = owning_op(owner)
         decl = self.table.data_flow(op)
         if decl is None or not decl.strip_manual_axes:
-            return sharding
-        manual = set(codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)
+            return None
+        manual = frozenset(codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)
         is_arg = isinstance(owner, ir.BlockArgument)
         if before != is_arg:
             # before+result / after+block-arg: the body's view, without manual axes.
-            return erase_manual_axes(sharding, manual)
+            return ViewChange(manual, None)
         slot = self.table.of(op.name)
         slot = slot.block_args if is_arg else (slot.results or self.table.default.results)
         index = owner.arg_number if is_arg else owner.result_number
-        outer = codec.sharding_per_value(op.attributes[slot.attr])[index]
-        return add_free_axes(outer, sharding, manual)
+        return ViewChange(manual, codec.sharding_per_value(op.attributes[slot.attr])[index])
+
+    def apply_view_change(self, change: ViewChange | None, sharding: TensorSharding) -> TensorSharding:
+        """`change` applied to `sharding`, once per distinct pair (the edges of
+        repeated layers change views alike)."""
+        if change is None:
+            return sharding
+        key = (change, sharding)
+        found = self._views.get(key)
+        if found is None:
+            found = self._views[key] = change.apply(sharding)
+        return found
 
     def is_shardable_block_arg_owner(self, op: ir.Operation) -> bool:
         """Whether `op`'s block arguments keep shardings (func, manual/named computation)."""
