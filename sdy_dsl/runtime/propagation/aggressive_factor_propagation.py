@@ -75,8 +75,8 @@ class AggressiveFactorPropagation(BasicFactorPropagation):
     def _propagated_axes(self, factor: int, tensor: TensorFactorShardings, per_factor,
                          mesh: Mesh, conservative: bool, factor_sizes) -> list[AxisRef]:
         fs = tensor.factors.get(factor)
-        if fs is None:
-            return []
+        if fs is None or fs.axes == per_factor[factor]:
+            return []  # (removing conflicts only shortens the axes: none a tensor holding them lacks)
         new_axes = list(per_factor[factor])
         size = factor_sizes[factor]
         truncate_by_removing_conflicts(
