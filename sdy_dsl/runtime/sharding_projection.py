@@ -115,6 +115,15 @@ def build_tensor_factor_shardings(mapping: Sequence[Sequence[int]], sharding: Te
                 fs.is_minor_most = factor == dim_factors[-1]
                 fs.is_closed = dim_closed
             continue
+        if len(dim_factors) == 1:  # one factor takes every axis (most sharded dimensions)
+            fs = factors.get(dim_factors[0])
+            if fs is None:
+                fs = factors[dim_factors[0]] = FactorSharding()
+            fs.is_minor_most = True
+            fs.is_closed = dim_closed
+            for axis in axes:
+                add_or_merge(fs.axes, axis, mesh)
+            continue
         # The axis being handed out: index into `axes`, its remaining size and,
         # once split (or if it is a sub-axis), its pre-size.
         axis_index = 0
