@@ -4,7 +4,12 @@ fresh (--no-cache), the runs alternating; prints each run's wall time, the
 medians, their ratio and the load average.
 
     python benchmarks/bench_search.py                      # examples/gpt8l_grad_2x4.mlir, --jobs 1 vs 2, 3 runs each
+    python benchmarks/bench_search.py --gpt-layers 32       # a 32-layer GPT (bench_pipeline's, lowered once, cached)
     python benchmarks/bench_search.py --model M.mlir --jobs 4 --repeat 5
+
+Each worker process starts once (about a second: Python, jaxlib, the rules)
+and then runs its share of the points, so the larger the model the nearer
+the ratio gets to 1/N.
 """
 from __future__ import annotations
 
@@ -46,9 +51,15 @@ def run(model: Path, space: Path, jobs: int) -> tuple[float, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=ROOT / "examples" / "gpt8l_grad_2x4.mlir")
+    parser.add_argument("--gpt-layers", type=int, default=None,
+                        help="a GPT of this many layers (benchmarks/bench_pipeline.py's) instead of --model")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    if args.gpt_layers:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from bench_pipeline import DEFAULT_CACHE, module_path
+        args.model = module_path(DEFAULT_CACHE, "gpt", args.gpt_layers)
     with tempfile.TemporaryDirectory() as tmp:
         space = Path(tmp) / "space.yaml"
         space.write_text(SPACE)

@@ -228,11 +228,15 @@ def _dimension(vary: LocDict, name: str, registry: PassRegistry, passes_run: lis
     if not dot or not pass_name:
         raise loc.error(f"unknown dimension '{name}': expected PASS.OPTION, PASS.PARAM, rules or priorities"
                         + did_you_mean(name, ["rules", "priorities"]))
-    if pass_name not in passes_run:
+    priced_only = pass_name not in passes_run and pass_name in _pricing_passes()
+    if pass_name not in passes_run and not priced_only:
         known = "not a pass" if not registry.has(pass_name) else "a pass the pipeline does not run"
-        raise loc.error(f"'{pass_name}' is {known}{did_you_mean(pass_name, passes_run)} "
-                        f"(the pipeline runs: {', '.join(passes_run)})")
+        raise loc.error(f"'{pass_name}' is {known}{did_you_mean(pass_name, passes_run + _pricing_passes())} "
+                        f"(the pipeline runs: {', '.join(passes_run)}; pricing runs: {', '.join(_pricing_passes())})")
     passdef = registry.get(pass_name)
+    if key in passdef.options and priced_only:
+        raise loc.error(f"'{pass_name}' runs only when a point is priced (sdy_dsl/cost.py, with its options "
+                        f"fixed): its params can vary here, not its option '{key}'")
     if key in passdef.options:
         decl = passdef.options[key]
         for i, v in enumerate(values):
@@ -256,6 +260,15 @@ def _dimension(vary: LocDict, name: str, registry: PassRegistry, passes_run: lis
     raise loc.error(f"pass '{pass_name}' has no option or param '{key}'{did_you_mean(key, choices)} "
                     f"(options: {', '.join(sorted(passdef.options)) or 'none'}; "
                     f"params: {', '.join(sorted(param_names)) or 'none'})")
+
+
+def _pricing_passes() -> list[str]:
+    """The passes `cost` runs after the pipeline to make the collectives explicit: their params
+    (an `extends:` file, like any point's) reach them too."""
+    from .cost import EXPLICIT_COLLECTIVES
+    from .pipeline import parse_pipeline_string
+    return list(dict.fromkeys(s.name for s in parse_pipeline_string(EXPLICIT_COLLECTIVES).steps
+                              if s.name.startswith("sdy-")))
 
 
 def _objective(raw: Any, loc: Loc) -> Objective:

@@ -29,7 +29,8 @@ from jaxlib.mlir import ir
 from .errors import UsageError
 from .passes import PassRegistry
 from .pipeline import Pipeline
-from .runtime.debug_info import ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, SHARDING_ORIGINS_ATTR
+from .runtime.debug_info import (ORIGIN_NAME_ATTR, PROPAGATION_EDGES_ATTR, RESULT_PROPAGATION_EDGES_ATTR,
+                                 RESULT_SHARDING_ORIGINS_ATTR, SHARDING_ORIGINS_ATTR)
 from .runtime.interfaces import table
 from .runtime.values import SHARDING_ATTR, ops_under
 
@@ -143,9 +144,15 @@ def _jax_arg_name(loc: ir.Location) -> str:
 
 
 def _edges(op: ir.Operation) -> list[Edge]:
-    if PROPAGATION_EDGES_ATTR not in op.attributes:
-        return []
-    return parse_edges(str(op.attributes[PROPAGATION_EDGES_ATTR]))
+    """The steps recorded on OP: its own, and those sdy-sink-data-flow-edges moved
+    onto it from its data-flow edges (`sdy.result_propagation_edges`, one per result)."""
+    edges = []
+    if PROPAGATION_EDGES_ATTR in op.attributes:
+        edges += parse_edges(str(op.attributes[PROPAGATION_EDGES_ATTR]))
+    if RESULT_PROPAGATION_EDGES_ATTR in op.attributes:
+        for per_result in ir.ArrayAttr(op.attributes[RESULT_PROPAGATION_EDGES_ATTR]):
+            edges += parse_edges(str(per_result))
+    return edges
 
 
 def parse_edges(text: str) -> list[Edge]:
@@ -390,6 +397,8 @@ class ModuleStories:
             result = ir.OpResult(value)
             op = result.owner.operation
             o = _attr(op.attributes, SHARDING_ORIGINS_ATTR)
+            if o is None:  # an edge owner's, moved onto it by sdy-sink-data-flow-edges
+                o = _attr(op.attributes, RESULT_SHARDING_ORIGINS_ATTR)
             if o is not None:
                 if isinstance(o, ir.ArrayAttr):
                     arr = ir.ArrayAttr(o)

@@ -37,13 +37,25 @@ func.func @main(%arg0: tensor<8x8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{
   return %1 : tensor<8x8x8xf32>
 }
 """
-MODULES = {"mlp": MLP, "sub-axes": SUB_AXES}
+# A data-flow op: sdy-sink-data-flow-edges moves its edges' debug info onto it as
+# `sdy.result_sharding_origins` / `sdy.result_propagation_edges` (one per result).
+BARRIER = """\
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = stablehlo.negate %arg0 : tensor<8x8xf32>
+  %1 = stablehlo.optimization_barrier %0 : tensor<8x8xf32>
+  %2 = stablehlo.abs %1 : tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}
+"""
+MODULES = {"mlp": MLP, "sub-axes": SUB_AXES, "barrier": BARRIER}
 # In the MLP: a value with two axes from two arguments, one reached through a
 # step that moved an axis from an op's operand to another operand, one at the
 # end of a chain of several ops (steps numbered past 9). With sub-axes: an op's
 # result and an argument, each with a sub-axis and an axis.
 VALUES = [("mlp", "main:%3"), ("mlp", "main:%7"), ("mlp", "main:%64"),
-          ("sub-axes", "main:%1"), ("sub-axes", "main:%arg1")]
+          ("sub-axes", "main:%1"), ("sub-axes", "main:%arg1"),
+          ("barrier", "main:%1"), ("barrier", "main:%2")]
 
 # An axis as the reference prints it: a name, quoted or not, maybe a sub-axis `"x":(1)2`.
 AXIS = r'"[^"]*"(?::\(\d+\)\d+)?|[\w.]+'
@@ -120,14 +132,16 @@ class Reference:
                 op = op.operation
                 results = [r.get_name(state) for r in op.results]
                 attrs = op.attributes
-                edges = edges_of(str(attrs["sdy.propagation_edges"])) if "sdy.propagation_edges" in attrs else []
+                edges = [e for key in ("sdy.propagation_edges", "sdy.result_propagation_edges") if key in attrs
+                         for e in edges_of(str(attrs[key]))]
                 self.ops.append(RefOp(f"{results[0]} = {op.name}" if results else op.name,
                                       [v.get_name(state) for v in op.operands], results, edges))
                 if "sdy.sharding" in attrs:
                     for name, sharding in zip(results, sdy.TensorShardingPerValueAttr(attrs["sdy.sharding"]).shardings):
                         self.shardings[name] = str(sharding)
-                if "sdy.sharding_origins" in attrs:
-                    self.origins.update(zip(results, origins_of(str(attrs["sdy.sharding_origins"]))))
+                for key in ("sdy.sharding_origins", "sdy.result_sharding_origins"):
+                    if key in attrs:
+                        self.origins.update(zip(results, origins_of(str(attrs[key]))))
 
     def chain(self, value: str, axis: str) -> list[tuple]:
         """The steps that carried AXIS to VALUE, oldest first: from VALUE, the latest

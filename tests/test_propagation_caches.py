@@ -11,7 +11,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.mlir_context import make_context
 from sdy_dsl.rule_library import builtin_library
-from sdy_dsl.runtime.propagation.basic_propagation import _NOT_KEPT, PropagationEngine
+from sdy_dsl.runtime.propagation.basic_propagation import _NOT_KEPT, PropagationEngine, through_owner_update
 from sdy_dsl.runtime.propagation.dataflow import EdgeTransform, ViewChange
 from sdy_dsl.runtime.propagation.op_priority_propagation import HeuristicDirections
 from sdy_dsl.runtime.sharding import parse_tensor_sharding
@@ -143,7 +143,7 @@ def test_an_edge_seen_through_its_owner_writes_back_what_the_unmemoized_step_wri
         engine = _engine(module)
         inner_edge = _ops(engine, "sdy.data_flow_edge")[0]
         through = EdgeTransform(engine.dataflow, inner_edge)
-        update = PropagationEngine._through_owner_update
+        update = through_owner_update
         stored = parse_tensor_sharding('#sdy.sharding<@mesh, [{}, {"b"}]>')
         seen = through(stored, True)  # [{"a"}, {"b"}]
         assert update(through, stored, seen, seen) is None

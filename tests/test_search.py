@@ -338,3 +338,29 @@ def test_verify_puts_xla_compiled_collectives_beside_the_estimate(tmp_path):
     args, kwargs = sj._abstract_args(tuned)
     assert best["xla"] == sj.compiled_collectives(tuned, *args, **kwargs) != {}
     assert "XLA compiled" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_params_of_the_passes_pricing_runs_can_vary(tmp_path):
+    """sdy-reshard-to-collectives runs when a point is priced, not in the pipeline: its params
+    reach it (gather everything first: one all-gather of the whole tensor, then a local slice);
+    its options, fixed by the pricing, are a located error."""
+    module = tmp_path / "move.mlir"
+    module.write_text(
+        'sdy.mesh @mesh = <["x"=2, "y"=2]>\n'
+        'func.func @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", "y"}, {}]>})'
+        ' -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) {\n'
+        '  %0 = sdy.reshard %arg0 <@mesh, [{}, {"x"}]> : tensor<8x8xf32>\n'
+        '  return %0 : tensor<8x8xf32>\n}\n')
+    space = _space(tmp_path, "pipeline: shardy_full\nvary:\n  sdy-reshard-to-collectives.step-order:\n"
+                             "    - [all-gather, all-slice, collective-permute, all-to-all]\n")
+    result = search(module, space, jobs=1, use_cache=False)
+    tuned = next(p for p in result.points if p.settings)
+    # Shardy's order: a permute, an all-to-all and a gather of 64 + 64 + 128 bytes per device.
+    assert result.default.totals == {"all_gather": {"count": 1, "bytes": 128}, "all_to_all": {"count": 1, "bytes": 64},
+                                     "collective_permute": {"count": 1, "bytes": 64}}
+    # Gather first: all of the 8x8 f32 tensor (256 bytes), then slice locally (0 bytes).
+    assert tuned.totals == {"all_gather": {"count": 1, "bytes": 256}, "all_slice": {"count": 1, "bytes": 0}}
+    bad = _space(tmp_path, "vary:\n  sdy-reshard-to-collectives.keep-redundant-reshards: [true]\n")
+    with pytest.raises(SdyDslError, match="space.yaml:2:3: error: 'sdy-reshard-to-collectives' runs only when a "
+                                          "point is priced .*not its option 'keep-redundant-reshards'"):
+        load_space(bad)

@@ -65,6 +65,9 @@ from .values import operation
 ORIGIN_NAME_ATTR = "sdy.sharding_origin_name"
 SHARDING_ORIGINS_ATTR = "sdy.sharding_origins"
 PROPAGATION_EDGES_ATTR = "sdy.propagation_edges"
+# Where sdy-sink-data-flow-edges keeps an edge owner's debug info (one entry per result).
+RESULT_SHARDING_ORIGINS_ATTR = "sdy.result_sharding_origins"
+RESULT_PROPAGATION_EDGES_ATTR = "sdy.result_propagation_edges"
 SELF = "self"
 UNKNOWN_ORIGIN = ": 0"  # what the reference prints for a missing origin
 

@@ -32,7 +32,7 @@ from .rewrite_driver import RewriteDriver
 from .worklist import EdgeStep, OpNode
 
 GetDirection = Callable[[ir.Operation, int], Direction]
-_NOT_KEPT = object()  # (see PropagationEngine._through_owner_update)
+_NOT_KEPT = object()  # (see through_owner_update)
 
 
 def propagate_any(op, factor: int) -> Direction:
@@ -59,6 +59,17 @@ def static_shape(value_type: ir.Type) -> tuple[int, ...] | None:
     if t is None or not t.has_static_shape:
         return None
     return tuple(t.shape)
+
+
+def through_owner_update(through: EdgeTransform, stored, seen, new):
+    """What an update `new` of an edge seen as `seen` (stored as `stored`)
+    writes back (None: nothing, as _set_updated decides in the owner's view);
+    _NOT_KEPT when it writes back the stored sharding though the view
+    changed (the unmemoized step still reports and notifies that one)."""
+    if (seen is None and new.is_fully_replicated) or new == seen:
+        return None
+    written = through(new, False)
+    return _NOT_KEPT if written == stored else written
 
 
 class PropagationEngine(RewriteDriver):
@@ -299,7 +310,7 @@ class PropagationEngine(RewriteDriver):
         """The step's updates as (index among operands then results, sharding).
         `through`: the one result is an edge's, seen and written back through
         its owner; None when an update of it is one the memo cannot keep (see
-        _through_owner_update)."""
+        through_owner_update)."""
         get = self.store.get
         shardings = [get(v) if v is not None else None for v in values]
         stored = None
@@ -312,24 +323,13 @@ class PropagationEngine(RewriteDriver):
         updates = [(i, new) for i, new in operand_updates]
         for i, new in result_updates:
             if through is not None:
-                new = self._through_owner_update(through, stored, shardings[num_operands], new)
+                new = through_owner_update(through, stored, shardings[num_operands], new)
                 if new is _NOT_KEPT:
                     return None
                 if new is None:
                     continue
             updates.append((num_operands + i, new))
         return updates
-
-    @staticmethod
-    def _through_owner_update(through: EdgeTransform, stored, seen, new):
-        """What an update `new` of an edge seen as `seen` (stored as `stored`)
-        writes back (None: nothing, as _set_updated decides in the owner's view);
-        _NOT_KEPT when it writes back the stored sharding though the view
-        changed (the unmemoized step still reports and notifies that one)."""
-        if (seen is None and new.is_fully_replicated) or new == seen:
-            return None
-        written = through(new, False)
-        return _NOT_KEPT if written == stored else written
 
     def propagate_data_flow_edge_node(self, node: OpNode, strategy, get_direction,
                                       notify) -> bool:
@@ -346,7 +346,7 @@ class PropagationEngine(RewriteDriver):
         if kept is not None and kept[0] is get_direction and kept[1] == self.erasures:
             directions = kept[2]
         else:
-            directions = self._edge_directions(node, frame, get_direction)
+            directions = edge_directions(self, node, frame, get_direction)
             frame.directions = (get_direction, self.erasures, directions)
         if not any(directions):
             return False
@@ -395,15 +395,6 @@ class PropagationEngine(RewriteDriver):
             lambda i, s: self.set(sources[i], s),
             lambda i, s: self.set_edge_sharding(edge, transform(s, False)),
             frame.rule, directions.__getitem__, strategy, False, notify)
-
-    def _edge_directions(self, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
-        num_factors = len(frame.rule.factor_sizes)
-        by_heuristics = self._sweep_heuristics
-        if by_heuristics is not None and by_heuristics[2] is get_direction:
-            heuristics, priority, _ = by_heuristics
-            return heuristics.directions_of_op(node, num_factors)[2][priority]
-        edge = node.op
-        return tuple([get_direction(edge, f) for f in range(num_factors)])
 
     def propagate_data_flow_edge(self, edge, strategy, get_direction, notify) -> bool:
         result = edge.results[0]
@@ -475,60 +466,77 @@ class PropagationEngine(RewriteDriver):
                 return True
         return self.propagate_registered_op(node, strategy, get_direction, notify)
 
-    # ------------------------------------------------------------- func results
 
-    def propagate_func_results(self, strategy) -> None:
-        if self.trace is None and self._func_results_quiet == (strategy, self.store.version):
-            return  # nothing changed since it last changed nothing
-        version = self.store.version
-        self._propagate_func_results(strategy)
-        if self.store.version == version:
-            self._func_results_quiet = (strategy, version)
+def edge_directions(engine: PropagationEngine, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
+    """An edge's directions per factor: from the sweep's heuristics when it runs them, else asked."""
+    num_factors = len(frame.rule.factor_sizes)
+    by_heuristics = engine._sweep_heuristics
+    if by_heuristics is not None and by_heuristics[2] is get_direction:
+        heuristics, priority, _ = by_heuristics
+        return heuristics.directions_of_op(node, num_factors)[2][priority]
+    edge = node.op
+    return tuple([get_direction(edge, f) for f in range(num_factors)])
 
-    def _returned_values(self) -> list:
-        """(func, [(index, returned value, its shape)]) of the main funcs (kept:
-        propagation never erases a terminator)."""
-        if self._returned is None:
-            self._returned = []
-            for func in self.calls.main_funcs():
-                blocks = func.regions[0].blocks
-                if len(blocks) == 0:
-                    continue
-                ret = block_terminator(blocks[0])
-                returned = [(index, value, static_shape(value.type))
-                            for index, value in enumerate(ret.operands)]
-                self._returned.append((func, [r for r in returned if r[2] is not None]))
-        return self._returned
 
-    def _propagate_func_results(self, strategy) -> None:
-        for func, returned in self._returned_values():
-            for index, value, shape in returned:
-                inputs = (strategy, self.get(value), self.get_func_result(func, index))
-                key = (func, index)
-                last = self._func_results_unchanged.get(key)
-                if (self.trace is None and last is not None
-                        and all(a is b for a, b in zip(last, inputs))):
-                    continue  # the same step changed nothing before
-                changed = self.propagate_tensors(
-                    func, [value], [value], [inputs[1]], [inputs[2]],
-                    lambda i, s, v=value: self.set(v, s),
-                    lambda i, s, f=func, r=index: self.set_func_result(f, r, s),
-                    identity_rule(shape), propagate_any_factor, strategy, False, None,
-                    # The reference syncs the returned value's sharding group
-                    # when the value changes, not when the func result does.
-                    result_groups=False)
-                if changed:
-                    self._func_results_unchanged.pop(key, None)
-                else:
-                    self._func_results_unchanged[key] = inputs
+# ----------------------------------------------------------------- func results
+
+
+def propagate_func_results(engine: PropagationEngine, strategy) -> None:
+    """The main funcs' results and returned values, one identity step each (skipped
+    while nothing changed since the last time they changed nothing)."""
+    if engine.trace is None and engine._func_results_quiet == (strategy, engine.store.version):
+        return  # nothing changed since it last changed nothing
+    version = engine.store.version
+    _propagate_func_results(engine, strategy)
+    if engine.store.version == version:
+        engine._func_results_quiet = (strategy, version)
+
+
+def _returned_values(engine: PropagationEngine) -> list:
+    """(func, [(index, returned value, its shape)]) of the main funcs (kept:
+    propagation never erases a terminator)."""
+    if engine._returned is None:
+        engine._returned = []
+        for func in engine.calls.main_funcs():
+            blocks = func.regions[0].blocks
+            if len(blocks) == 0:
+                continue
+            ret = block_terminator(blocks[0])
+            returned = [(index, value, static_shape(value.type))
+                        for index, value in enumerate(ret.operands)]
+            engine._returned.append((func, [r for r in returned if r[2] is not None]))
+    return engine._returned
+
+
+def _propagate_func_results(engine: PropagationEngine, strategy) -> None:
+    for func, returned in _returned_values(engine):
+        for index, value, shape in returned:
+            inputs = (strategy, engine.get(value), engine.get_func_result(func, index))
+            key = (func, index)
+            last = engine._func_results_unchanged.get(key)
+            if (engine.trace is None and last is not None
+                    and all(a is b for a, b in zip(last, inputs))):
+                continue  # the same step changed nothing before
+            changed = engine.propagate_tensors(
+                func, [value], [value], [inputs[1]], [inputs[2]],
+                lambda i, s, v=value: engine.set(v, s),
+                lambda i, s, f=func, r=index: engine.set_func_result(f, r, s),
+                identity_rule(shape), propagate_any_factor, strategy, False, None,
+                # The reference syncs the returned value's sharding group
+                # when the value changes, not when the func result does.
+                result_groups=False)
+            if changed:
+                engine._func_results_unchanged.pop(key, None)
+            else:
+                engine._func_results_unchanged[key] = inputs
 
 
 def basic_propagate(engine: PropagationEngine, strategy: BasicFactorPropagation = BASIC,
                     get_direction: GetDirection = propagate_any) -> None:
     """The innermost level: func results, the worklist to a fixed point, func results."""
-    engine.propagate_func_results(strategy)
+    propagate_func_results(engine, strategy)
     engine.run_to_fixed_point(strategy, get_direction)
-    engine.propagate_func_results(strategy)
+    propagate_func_results(engine, strategy)
 
 
 def _blocking(direction_along_factor, blocked) -> Callable:
