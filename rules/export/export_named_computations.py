@@ -37,6 +37,7 @@ class _Export:
         self.per_value: dict[tuple, ir.Attribute] = {}  # shardings -> their per-value attribute
         self.arg_attrs: dict[tuple, ir.Attribute] = {}  # shardings -> `arg_attrs` holding them
         self.function_types: dict[tuple, ir.Attribute] = {}  # (argument, result types) -> function type
+        self.open_like = OpenShardings()
 
     def export(self, nc: ir.Operation) -> None:
         body = nc.regions[0].blocks[0]
@@ -44,10 +45,10 @@ class _Export:
         arg_edges = [interfaces.data_flow_edge_of(a) for a in arguments]
         result_edges = [interfaces.data_flow_edge_of(r) for r in results]
         attrs = nc.attributes
-        in_shardings = _shardings_of_edges(arg_edges, arguments)
+        in_shardings = _shardings_of_edges(arg_edges, arguments, self.open_like)
         if in_shardings is None and self.in_attr in attrs:
             in_shardings = sdy.TensorShardingPerValueAttr(attrs[self.in_attr]).shardings
-        out_shardings = _shardings_of_edges(result_edges, results)
+        out_shardings = _shardings_of_edges(result_edges, results, self.open_like)
         func, func_name = self._new_private_func(nc, arguments, results, in_shardings)
         body.append_to(func.regions[0])
         terminator = operation(body.operations[len(body.operations) - 1])
@@ -108,20 +109,44 @@ class _Export:
         return func, ir.StringAttr(name).value
 
 
-def _shardings_of_edges(edges: list, owners: list) -> tuple | None:
+class OpenShardings:
+    """Per run: the fully open sharding attribute of each rank on the mesh of a
+    sharding attribute (edges of one computation share meshes: each is decoded
+    and encoded once, not once per unsharded edge)."""
+
+    def __init__(self):
+        self._found: dict[tuple[ir.Attribute, int], ir.Attribute] = {}  # (sharding, rank) -> open attribute
+
+    def like(self, sharding: ir.Attribute, rank: int) -> ir.Attribute:
+        """Fully open, of `rank` dimensions, on the mesh of `sharding`."""
+        key = (sharding, rank)
+        found = self._found.get(key)
+        if found is None:
+            decoded = codec.tensor_sharding(sharding)
+            found = self._found[key] = codec.tensor_sharding_attr(TensorSharding.replicated_like(
+                decoded.mesh_name, rank, is_closed=False, inline_mesh=decoded.inline_mesh))
+        return found
+
+
+def _shardings_of_edges(edges: list, owners: list, open_like: OpenShardings) -> tuple | None:
     """Shardy's getShardingsFromDataFlowEdges, as sharding attributes: each
     edge's sharding, an unsharded (or missing) edge fully open on the first
     sharded edge's mesh; None when no edge has a sharding."""
-    found = [e.attributes["sharding"] if e is not None and "sharding" in e.attributes else None for e in edges]
+    found = [_edge_sharding(e) for e in edges]
     first = next((s for s in found if s is not None), None)
     if first is None:
         return None
     if any(s is None for s in found):
-        first = codec.tensor_sharding(first)
-        found = [s if s is not None else codec.tensor_sharding_attr(TensorSharding.replicated_like(
-            first.mesh_name, rank_of(owner.type), is_closed=False, inline_mesh=first.inline_mesh))
-            for s, owner in zip(found, owners)]
+        found = [s if s is not None else open_like.like(first, rank_of(owner.type))
+                 for s, owner in zip(found, owners)]
     return tuple(found)
+
+
+def _edge_sharding(edge: ir.Operation | None) -> ir.Attribute | None:
+    if edge is None:
+        return None
+    attrs = edge.attributes  # (a new view per access: asked once)
+    return attrs["sharding"] if "sharding" in attrs else None
 
 
 def _erase_edges(edges: list, owners) -> None:
