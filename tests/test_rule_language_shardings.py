@@ -295,7 +295,7 @@ def test_a_diagnostic_names_the_file_its_location_names(tmp_path):
 @pytest.mark.parametrize("expr, column, message", [
     ('f"{%x"', 30, "unclosed '{' in an f-string"),  # at the brace
     ('f"a}b"', 31, "unmatched '}' in an f-string (write '}}' for a brace)"),
-    ('f"{rank(%r) +}"', 40, "cannot parse from here"),  # at the '+' inside the braces
+    ('f"{rank(%r) +}"', 40, "in an f-string: cannot parse from here"),  # at the '+' inside the braces
 ])
 def test_f_string_errors_are_located(tmp_path, expr, column, message):
     rule = f"""\

@@ -37,7 +37,8 @@ def balanced_attr_end(text: str, loc: int) -> int:
 
 
 from .syntax import (AttrEntry, Arith, Bind, BlockPattern, BoolOp, Call, Compare, Expr, FStr, GetAttr, IfElse,
-                     Lambda, ListExpr, Lit, Not, OpPattern, RegionPattern, ValueVar, Var, unquoted)
+                     Lambda, ListExpr, Lit, Not, OpPattern, RegionPattern, ValueVar, Var, readable_parse_error,
+                     unquoted)
 
 pp.ParserElement.enable_packrat()
 
@@ -170,7 +171,7 @@ def _format_parts(text: str, start: int, quoted: str, expr) -> list:
         try:
             node = expr.parse_string(inner, parse_all=True)[0]
         except pp.ParseBaseException as e:
-            raise fail(i + 1 + e.loc, f"in an f-string: {e.msg}") from None
+            raise fail(i + 1 + e.loc, f"in an f-string: {readable_parse_error(e.msg)}") from None
         _shift_offsets(node, at + i + 1)
         if chunk:
             parts.append(chunk)

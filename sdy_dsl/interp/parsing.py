@@ -13,10 +13,8 @@ import contextlib
 import copy
 import re
 
-from .syntax import Expr, Pattern, SyntaxErrorAt, unquoted
+from .syntax import Expr, Pattern, SyntaxErrorAt, readable_parse_error, unquoted
 from .yaml_loader import syntax_cache
-
-_UNPARSED_TAIL = "cannot parse from here (unclosed bracket or unknown syntax)"
 
 
 MAX_NESTING = 64  # brackets nested in one expression or pattern
@@ -80,8 +78,7 @@ def _parse_pattern(text: str) -> Pattern:
         try:
             lines = PATTERN.parse_string(text, parse_all=True)
         except pp.ParseBaseException as e:
-            why = e.msg if "end of text" not in e.msg else _UNPARSED_TAIL
-            raise SyntaxErrorAt(e.loc, f"invalid pattern: {why}") from None
+            raise SyntaxErrorAt(e.loc, f"invalid pattern: {readable_parse_error(e.msg)}") from None
         tree = _TREES[key] = Pattern(list(lines))
         _NEW_TREES.append(key)
     if _used is not None:
@@ -99,8 +96,7 @@ def _parse_expr(text: str) -> Expr:
         try:
             tree = EXPR.parse_string(text, parse_all=True)[0]
         except pp.ParseBaseException as e:
-            why = e.msg if "end of text" not in e.msg else _UNPARSED_TAIL
-            raise SyntaxErrorAt(e.loc, f"invalid expression: {why}") from None
+            raise SyntaxErrorAt(e.loc, f"invalid expression: {readable_parse_error(e.msg)}") from None
         _TREES[key] = tree
         _NEW_TREES.append(key)
     if _used is not None:

@@ -169,6 +169,18 @@ class Lambda(Expr):
     body: Expr
 
 
+UNPARSED_TAIL = "cannot parse from here (unclosed bracket or unknown syntax)"
+
+
+def readable_parse_error(message: str) -> str:
+    """A grammar engine's message as a rule file's author reads it: its
+    'expected end of text' (or a dump of the whole grammar it expected) says
+    only that parsing stopped here."""
+    if "end of text" in message or len(message) > 160:
+        return UNPARSED_TAIL
+    return message
+
+
 class SyntaxErrorAt(Exception):
     def __init__(self, offset: int, message: str):
         super().__init__(message)
