@@ -66,6 +66,15 @@ def run_sdy_dsl(argv: list[str]) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
+def write_rules_dir(rules: Path, files: dict[str, str]) -> Path:
+    """A user's `--rules` directory holding FILES (name -> text); existing files are kept."""
+    rules.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (rules / name).parent.mkdir(parents=True, exist_ok=True)
+        (rules / name).write_text(text)
+    return rules
+
+
 def run_file(path: Path) -> list[RunResult]:
     results = []
     for line in run_lines(path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from lit_runner import run_sdy_dsl
+from lit_runner import run_sdy_dsl, write_rules_dir
 from reference import run_reference
 
 MESH = 'sdy.mesh @mesh = <["a"=2, "b"=2]>\n'
@@ -37,12 +37,7 @@ def _same_as_reference(tmp_path, module: str, flag: str, pipeline: str) -> str:
 
 
 def _user_dir(tmp_path: Path, files: dict[str, str]) -> Path:
-    rules = tmp_path / "my_rules"
-    rules.mkdir(exist_ok=True)
-    for name, text in files.items():
-        (rules / name).parent.mkdir(parents=True, exist_ok=True)
-        (rules / name).write_text(textwrap.dedent(text))
-    return rules
+    return write_rules_dir(tmp_path / "my_rules", {name: textwrap.dedent(text) for name, text in files.items()})
 
 
 def _shardings(text: str) -> list[list[str]]:

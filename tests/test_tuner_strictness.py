@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from lit_runner import run_sdy_dsl
+from lit_runner import run_sdy_dsl, write_rules_dir
 
 MODULE = textwrap.dedent("""\
     sdy.mesh @mesh = <["x"=2]>
@@ -26,10 +26,7 @@ MARK_NEGATE = textwrap.dedent("""\
 
 
 def _run(tmp_path: Path, files: dict[str, str], *flags: str):
-    rules = tmp_path / "my_rules"
-    rules.mkdir(exist_ok=True)
-    for name, text in files.items():
-        (rules / name).write_text(text)
+    rules = write_rules_dir(tmp_path / "my_rules", files)
     module = tmp_path / "m.mlir"
     module.write_text(MODULE)
     return run_sdy_dsl(["opt", str(module), "-sdy-close-shardings", "--rules", str(rules), *flags])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from lit_runner import run_sdy_dsl
+from lit_runner import run_sdy_dsl, write_rules_dir
 from sdy_dsl import api
 from sdy_dsl.resources import builtin_rules_dir
 
@@ -24,10 +24,7 @@ OP_PRIORITY_FILE = builtin_rules_dir() / "propagation" / "op_priority_propagate.
 
 def _inputs(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
     """The module and the rules directory holding FILES."""
-    rules = tmp_path / "rules"
-    rules.mkdir(exist_ok=True)
-    for name, text in files.items():
-        (rules / name).write_text(text)
+    rules = write_rules_dir(tmp_path / "rules", files)
     source = tmp_path / "in.mlir"
     source.write_text(MODULE)
     return source, rules
