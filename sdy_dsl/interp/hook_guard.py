@@ -35,29 +35,31 @@ class HookContractError(ActionError):
     """A hook erased or moved an op the driver holds through the raw MLIR API."""
 
 
-def _parent(op: ir.Operation) -> ir.Operation | None:
+def _parent(op) -> ir.Operation | None:
+    """The op holding `op`, None for a detached (or top-level) op."""
     try:
-        parent = op.parent
+        return op.parent
     except ValueError:  # "Detached operations have no parent"
         return None
-    return parent.operation if isinstance(parent, ir.OpView) else parent
 
 
-def _inside(op: ir.Operation, anchor: ir.Operation, parent=False) -> bool:
-    """Whether `anchor` strictly contains `op` (`parent`: op's parent, if known)."""
+def _inside(op, anchor: ir.Operation, parent=False) -> bool:
+    """Whether `anchor` strictly contains `op` (`parent`: op's parent, if known).
+    (Ops and op views compare by the op they stand for: no view is unwrapped.)"""
     if parent is False:
         parent = _parent(op)
-    while parent is not None:
-        if parent == anchor:
-            return True
-        parent = _parent(parent)
+    try:
+        while parent is not None:
+            if parent == anchor:
+                return True
+            parent = parent.parent
+    except ValueError:  # an ancestor is detached
+        pass
     return False
 
 
 def _check(op, what: str) -> None:
-    if _TRUSTED[0] or not _frames:
-        return
-    op = op.operation if isinstance(op, ir.OpView) else op
+    op = op.operation  # (an op view's `name` may be its symbol's)
     kind, name = _frames[-1]
     anchor = _anchors[-1] if _anchors else None
     parent = _parent(op)  # (asked once: a stage hook may erase thousands of ops)
@@ -79,7 +81,8 @@ def _guarded(cls, method: str, what: str) -> None:
     original = getattr(cls, method)
 
     def call(self, *args, **kwargs):
-        _check(self, what)
+        if _frames and not _TRUSTED[0]:  # (checked here: most calls are outside hooks or trusted)
+            _check(self, what)
         return original(self, *args, **kwargs)
     call.__name__ = method
     call.__doc__ = original.__doc__
