@@ -29,6 +29,13 @@ from .context import _TRUSTED, ActionError, printed_location, trusted  # noqa: F
 _frames: list[tuple[str, str]] = []  # (kind "rule" | "stage", hook name)
 _anchors: list = []  # the anchors the running passes hold
 _where: list = []  # their messages' location_text
+# The parent of the op a stage hook last erased or moved, found inside the anchor:
+# its other children need no walk up to the anchor (a hook erases thousands of
+# siblings). Forgotten when a frame starts or ends and when an op with regions is
+# erased (it may hold this one). An op freed behind the guard's back (an erasure
+# through the context or MLIR) can only leave it naming an op the hook made since:
+# never one the driver holds.
+_known_inside: list = [None]
 
 
 class HookContractError(ActionError):
@@ -61,8 +68,16 @@ def _inside(op, anchor: ir.Operation, parent=False) -> bool:
 def _check(op, what: str) -> None:
     op = op.operation  # (an op view's `name` may be its symbol's)
     kind, name = _frames[-1]
-    anchor = _anchors[-1] if _anchors else None
     parent = _parent(op)  # (asked once: a stage hook may erase thousands of ops)
+    known = _known_inside[0]
+    if kind != "stage" or parent is None or known is None or parent != known:
+        _check_walk(op, what, kind, name, parent)
+    if what == "erase" and _known_inside[0] is not None and len(op.regions):
+        _known_inside[0] = None
+
+
+def _check_walk(op: ir.Operation, what: str, kind: str, name: str, parent) -> None:
+    anchor = _anchors[-1] if _anchors else None
     if parent is None and (anchor is None or not (op == anchor or _inside(anchor, op))):
         return  # a detached op (e.g. one the hook built) is the hook's own
     if kind == "rule":
@@ -75,6 +90,7 @@ def _check(op, what: str) -> None:
         raise HookContractError(
             f"refused to {what} {op_text(op)} ({where}) through the raw MLIR API; a stage hook "
             f"erases or moves only ops inside its anchor")
+    _known_inside[0] = parent
 
 
 def _guarded(cls, method: str, what: str) -> None:
@@ -102,11 +118,13 @@ def running_on(anchor: ir.Operation, location_text: Callable[[ir.Operation], str
     place; `location_text(op)`: how messages name an op's place (the driver's)."""
     _anchors.append(anchor)
     _where.append(location_text)
+    _known_inside[0] = None
     try:
         yield
     finally:
         _anchors.pop()
         _where.pop()
+        _known_inside[0] = None
 
 
 def op_text(op: ir.Operation) -> str:
@@ -118,10 +136,12 @@ def op_text(op: ir.Operation) -> str:
 def stage_hook(name: str):
     """A stage hook runs (on the innermost anchor of running_on)."""
     _frames.append(("stage", name))
+    _known_inside[0] = None
     try:
         yield
     finally:
         _frames.pop()
+        _known_inside[0] = None
 
 
 def rule_hook(name: str, fn: Callable) -> Callable:
