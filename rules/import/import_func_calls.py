@@ -83,10 +83,9 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
     if EXECUTION_THREAD in callee_attrs:
         attributes[EXECUTION_THREAD] = callee_attrs[EXECUTION_THREAD]
     results = list(call.results)
-    with ir.InsertionPoint(call):
-        named = ir.Operation.create(NAMED_COMPUTATION, results=[r.type for r in results],
-                                    operands=list(call.operands), attributes=attributes, regions=1,
-                                    loc=call.location)
+    named = ir.Operation.create(NAMED_COMPUTATION, results=[r.type for r in results],
+                                operands=list(call.operands), attributes=attributes, regions=1,
+                                loc=call.location, ip=ir.InsertionPoint(call))
     if first is None:
         for block in list(callee.regions[0].blocks):
             block.append_to(named.regions[0])
@@ -111,8 +110,8 @@ def _returns_to_sdy_returns(named: ir.Operation) -> None:
     """The terminator of each block of `named` becomes an `sdy.return` of the same values."""
     for block in named.regions[0].blocks:
         terminator = block_terminator(block)
-        with ir.InsertionPoint(terminator):
-            ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location)
+        ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location,
+                            ip=ir.InsertionPoint(terminator))
         terminator.erase()
 
 
@@ -129,7 +128,9 @@ def add_edges_to_named_computations(ctx: RewriteContext) -> None:
     in_attr = table.of(NAMED_COMPUTATION).block_args.attr
     out_attr = table.result_slot(NAMED_COMPUTATION).attr
     static: dict[ir.Type, bool] = {}  # type -> whether it is a static shape
-    for named in ops_named(ctx.module, [NAMED_COMPUTATION]):
+    # (In post-order: each computation's edges go right after it or first in its
+    # own body, whichever computation is done first.)
+    for named in ops_named(ctx.module, [NAMED_COMPUTATION], pre_order=False):
         attrs = named.attributes
         block = named.regions[0].blocks[0]
         first = next(iter(block.operations), None)
