@@ -7,6 +7,8 @@ run, and the edge shardings move as attributes (no per-op rule matching).
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from jaxlib.mlir import ir
 from jaxlib.mlir.dialects import sdy
 
@@ -14,7 +16,7 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph, interfaces
 from sdy_dsl.runtime.sharding import TensorSharding, codec
-from sdy_dsl.runtime.values import SHARDING_ATTR, operation, ops_named, rank_of
+from sdy_dsl.runtime.values import SHARDING_ATTR, block_terminator, operation, ops_named, rank_of
 
 NAMED_COMPUTATION = "sdy.named_computation"
 
@@ -49,11 +51,12 @@ class _Export:
         if in_shardings is None and self.in_attr in attrs:
             in_shardings = sdy.TensorShardingPerValueAttr(attrs[self.in_attr]).shardings
         out_shardings = _shardings_of_edges(result_edges, results, self.open_like)
-        func, func_name = self._new_private_func(nc, arguments, results, in_shardings)
+        result_types = [r.type for r in results]
+        func, func_name = self._new_private_func(nc, arguments, result_types, in_shardings)
         body.append_to(func.regions[0])
-        terminator = operation(body.operations[len(body.operations) - 1])
-        with ir.InsertionPoint(terminator):
-            ir.Operation.create(self.return_op, operands=list(terminator.operands), loc=terminator.location)
+        terminator = block_terminator(body)
+        ir.Operation.create(self.return_op, operands=list(terminator.operands), loc=terminator.location,
+                            ip=ir.InsertionPoint(terminator))
         terminator.erase()
         _erase_edges(arg_edges, arguments)
         call_attrs = {k: v for k, v in attrs.items() if k not in self.not_on_call}
@@ -62,14 +65,17 @@ class _Export:
             call_attrs[SHARDING_ATTR] = self._per_value(out_shardings)
         elif self.out_attr in attrs:
             call_attrs[SHARDING_ATTR] = attrs[self.out_attr]
-        with ir.InsertionPoint(nc):
-            call = ir.Operation.create(self.call_op, results=[r.type for r in results],
-                                       operands=list(nc.operands), attributes=call_attrs, loc=nc.location)
-        new_results = list(call.results)
-        for old, new in zip(results, new_results):
-            old.replace_all_uses_with(new)
+        call = ir.Operation.create(self.call_op, results=result_types, operands=list(nc.operands),
+                                   attributes=call_attrs, loc=nc.location, ip=ir.InsertionPoint(nc))
+        # A result's edge (its only user) hands its uses to the call's result
+        # directly, and goes: the result is then unused.
+        for old, edge, new in zip(results, result_edges, call.results):
+            if edge is None:
+                old.replace_all_uses_with(new)
+            else:
+                edge.result.replace_all_uses_with(new)
+                edge.erase()
         nc.erase()
-        _erase_edges(result_edges, new_results)
 
     def _per_value(self, shardings: tuple) -> ir.Attribute:
         found = self.per_value.get(shardings)
@@ -85,14 +91,14 @@ class _Export:
                 [ir.DictAttr.get({SHARDING_ATTR: s}) for s in shardings])
         return found
 
-    def _new_private_func(self, nc: ir.Operation, arguments: list, results: list,
+    def _new_private_func(self, nc: ir.Operation, arguments: list, result_types: list,
                           in_shardings: tuple | None) -> tuple[ir.Operation, str]:
         """A private function named after `nc` (made unique) at the end of the
         module, with `nc`'s signature, original name, func attributes and
         in-shardings as argument shardings, and no body yet; and its name."""
         attrs = nc.attributes
         name = attrs["name"]
-        types = (tuple(a.type for a in arguments), tuple(r.type for r in results))
+        types = (tuple(a.type for a in arguments), tuple(result_types))
         func_type = self.function_types.get(types)
         if func_type is None:
             func_type = self.function_types[types] = ir.TypeAttr.get(ir.FunctionType.get(*map(list, types)))
@@ -103,29 +109,34 @@ class _Export:
                 func_attrs[key] = attrs[key]
         if in_shardings is not None:
             func_attrs["arg_attrs"] = self._arg_attrs(tuple(in_shardings))
-        with ir.InsertionPoint(self.module_body):
-            func = ir.Operation.create(self.function_op, attributes=func_attrs, regions=1, loc=nc.location)
+        func = ir.Operation.create(self.function_op, attributes=func_attrs, regions=1, loc=nc.location,
+                                   ip=ir.InsertionPoint(self.module_body))
         name = self.symbols.insert(func)  # renamed if the name is taken
         return func, ir.StringAttr(name).value
 
 
 class OpenShardings:
-    """Per run: the fully open sharding attribute of each rank on the mesh of a
-    sharding attribute (edges of one computation share meshes: each is decoded
-    and encoded once, not once per unsharded edge)."""
+    """Per run: the fully open sharding attribute of each tensor type on the
+    mesh of a sharding attribute (edges share a few meshes and types: one is
+    decoded and encoded once per mesh and type, not once per unsharded edge)."""
 
     def __init__(self):
-        self._found: dict[tuple[ir.Attribute, int], ir.Attribute] = {}  # (sharding, rank) -> open attribute
+        self._found: dict[tuple[ir.Attribute, ir.Type], ir.Attribute] = {}  # (mesh or its name, type) -> open
 
-    def like(self, sharding: ir.Attribute, rank: int) -> ir.Attribute:
-        """Fully open, of `rank` dimensions, on the mesh of `sharding`."""
-        key = (sharding, rank)
-        found = self._found.get(key)
-        if found is None:
-            decoded = codec.tensor_sharding(sharding)
-            found = self._found[key] = codec.tensor_sharding_attr(TensorSharding.replicated_like(
-                decoded.mesh_name, rank, is_closed=False, inline_mesh=decoded.inline_mesh))
-        return found
+    def on_mesh_of(self, sharding: ir.Attribute) -> Callable[[ir.Type], ir.Attribute]:
+        """type -> fully open sharding of its rank on the mesh of `sharding`."""
+        mesh = sdy.TensorShardingAttr(sharding).mesh_or_ref
+        found = self._found
+
+        def open_for(value_type: ir.Type) -> ir.Attribute:
+            key = (mesh, value_type)
+            attr = found.get(key)
+            if attr is None:
+                decoded = codec.tensor_sharding(sharding)
+                attr = found[key] = codec.tensor_sharding_attr(TensorSharding.replicated_like(
+                    decoded.mesh_name, rank_of(value_type), is_closed=False, inline_mesh=decoded.inline_mesh))
+            return attr
+        return open_for
 
 
 def _shardings_of_edges(edges: list, owners: list, open_like: OpenShardings) -> tuple | None:
@@ -137,8 +148,8 @@ def _shardings_of_edges(edges: list, owners: list, open_like: OpenShardings) -> 
     if first is None:
         return None
     if any(s is None for s in found):
-        found = [s if s is not None else open_like.like(first, rank_of(owner.type))
-                 for s, owner in zip(found, owners)]
+        open_for = open_like.on_mesh_of(first)
+        found = [s if s is not None else open_for(owner.type) for s, owner in zip(found, owners)]
     return tuple(found)
 
 
@@ -153,7 +164,7 @@ def _erase_edges(edges: list, owners) -> None:
     """Each edge is replaced by its owner."""
     for edge, owner in zip(edges, owners):
         if edge is not None:
-            edge.results[0].replace_all_uses_with(owner)
+            edge.result.replace_all_uses_with(owner)
             edge.erase()
 
 

@@ -7,7 +7,7 @@ from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import call_graph_export, interfaces
 from sdy_dsl.runtime.sharding import TensorSharding, codec
-from sdy_dsl.runtime.values import SHARDING_ATTR, operation
+from sdy_dsl.runtime.values import SHARDING_ATTR, block_terminator
 
 
 @hook
@@ -21,8 +21,7 @@ def set_func_result_shardings(ctx: RewriteContext) -> None:
     for func in funcs:
         if (main is not None and func == main) or not len(func.regions[0].blocks):
             continue
-        ops = func.regions[0].blocks[0].operations
-        terminator = operation(ops[len(ops) - 1]) if len(ops) else None
+        terminator = _last_op(func.regions[0].blocks[0])
         if terminator is None or terminator.name != return_op:
             continue
         if main is None:
@@ -40,6 +39,13 @@ def set_func_result_shardings(ctx: RewriteContext) -> None:
             ctx.record_change("set-result-shardings", func)
             attrs["res_attrs"] = new
             ctx.mark_changed()
+
+
+def _last_op(block: ir.Block) -> ir.Operation | None:
+    try:
+        return block_terminator(block)
+    except IndexError:  # an empty block
+        return None
 
 
 def _with_shardings(old: ir.Attribute | None, shardings: tuple[TensorSharding | None, ...]) -> ir.Attribute | None:

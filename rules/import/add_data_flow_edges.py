@@ -19,8 +19,7 @@ def add_data_flow_edge(ctx: RewriteContext, owner: ir.Value, sharding: ir.Attrib
         point = ir.InsertionPoint(operation(first)) if first is not None else ir.InsertionPoint(block)
     else:
         point = ir.InsertionPoint.after(operation(owner.owner))
-    with point:
-        edge = ir.Operation.create("sdy.data_flow_edge", results=[owner.type], operands=[owner],
-                                   attributes=attributes, loc=owner.location)
-    owner.replace_all_uses_except(edge.results[0], edge)
+    edge = ir.Operation.create("sdy.data_flow_edge", results=[owner.type], operands=[owner],
+                               attributes=attributes, loc=owner.location, ip=point)
+    owner.replace_all_uses_except(edge.result, edge)
     ctx.mark_changed()

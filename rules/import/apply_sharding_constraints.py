@@ -34,9 +34,9 @@ def should_apply(value: ir.Value, sharding: TensorSharding | ir.Attribute) -> bo
     """%x can hold a sharding, has none, the sharding is fully closed and no
     other constraint / manual computation asks %x for another sharding."""
     sharding = to_sharding(sharding)
-    if interfaces._slot_of(value) is None or interfaces.sharding_through_edge(value) is not None:
-        return False
     if not sharding.is_fully_closed:
+        return False  # (asked first: most constraints are open, and the value's slot costs more)
+    if interfaces._slot_of(value) is None or interfaces.sharding_through_edge(value) is not None:
         return False
     for user, number in _users(value):
         other = _constraint_sharding_of_use(user, number)
@@ -52,6 +52,14 @@ def _used_by_constraint(value: ir.Value, excluded=None) -> bool:
 def tail_of_constraint_chain(head: ir.Operation) -> ir.Operation | None:
     """The last constraint of a chain starting at `head` (see the pass description), or none."""
     head = operation(head)
+    # The chain first: most constraints start none, and that is the cheapest to see.
+    tail = _next_in_chain(head)
+    if tail is None:
+        return None
+    while (after := _next_in_chain(tail)) is not None:
+        tail = after
+    if _used_by_constraint(tail.results[0]):
+        return None
     x = head.operands[0]
     if not isinstance(x.owner, ir.Block) and operation(x.owner).name == CONSTRAINT:
         return None
@@ -59,15 +67,15 @@ def tail_of_constraint_chain(head: ir.Operation) -> ir.Operation | None:
         return None
     if _used_by_constraint(x, excluded=head):
         return None
-    tail = head
-    while True:
-        uses = list(tail.results[0].uses)
-        if len(uses) != 1 or operation(uses[0].owner).name != CONSTRAINT:
-            break
-        tail = operation(uses[0].owner)
-    if tail == head or _used_by_constraint(tail.results[0]):
-        return None
     return tail
+
+def _next_in_chain(constraint: ir.Operation) -> ir.Operation | None:
+    """The constraint that is the only user of `constraint`, if any."""
+    uses = list(constraint.results[0].uses)
+    if len(uses) != 1:
+        return None
+    user = operation(uses[0].owner)
+    return user if user.name == CONSTRAINT else None
 
 @hook
 def replace_uses_after_chain(ctx: RewriteContext, x: ir.Value, head: ir.Operation, tail: ir.Operation) -> None:

@@ -22,7 +22,7 @@ from sdy_dsl.diagnostics import emit_error
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.runtime import interfaces
-from sdy_dsl.runtime.values import operation, ops_named
+from sdy_dsl.runtime.values import PostOrderFinder, operation, ops_named
 
 CALL = "func.call"
 FUNC = "func.func"
@@ -103,12 +103,13 @@ def _functions_callees_first(module) -> list:
     """Call-graph post-order: from each function in module order, its callees (in call order) first."""
     functions = _functions_by_name(module)
     order, seen = [], set()
+    calls_in = PostOrderFinder([CALL])  # (calls hold no ops: post-order is program order)
 
     def visit(func):
         if func in seen:
             return
         seen.add(func)
-        for call in ops_named(func, [CALL]):
+        for call in calls_in(func):
             callee = functions.get(_callee(call))
             if callee is not None:
                 visit(callee)
@@ -197,6 +198,9 @@ class _Splitter:
         # (copies only add, then move, uses; erasing comes at its end). Scanning
         # the uses on each copy would be quadratic in a constant's users.
         self.followers_of: dict[ir.Value, list[ir.Operation]] = {}
+        # One pattern set each for the run's many bodies.
+        self.named_computations_in = PostOrderFinder([NAMED_COMPUTATION])
+        self.followers_in = PostOrderFinder(self.classes.followers)
 
     def kind(self, name: str) -> int:
         kind = self.kinds.get(name)
@@ -230,7 +234,7 @@ class _Splitter:
         if owner.name == NAMED_COMPUTATION:
             computations.append(("named-computation", ir.StringAttr(owner.attributes["name"]).value))
         kinds = self.kinds
-        body = Body(has_followers=bool(ops_named(owner, self.classes.followers)))
+        body = Body(has_followers=bool(self.followers_in(owner)))
         users, expansion_names = body.users, self.classes.scalar_expansions
         settled = all(name in self.non_constant[kind] for kind, name in computations)
         advance, skip = ir.WalkResult.ADVANCE, ir.WalkResult.SKIP
@@ -432,7 +436,7 @@ def split_constant_sub_computations(ctx: RewriteContext) -> None:
     """Functions callees first; in each, named computation bodies (innermost first), then its body."""
     splitter = _Splitter(ctx)
     for func in _functions_callees_first(ctx.module):
-        for named_computation in ops_named(func, [NAMED_COMPUTATION], pre_order=False):
+        for named_computation in splitter.named_computations_in(func):
             splitter.split_body(named_computation, func)
         splitter.split_body(func, func)
     ctx.mark_changed()

@@ -16,7 +16,7 @@ from sdy_dsl.interp.context import RewriteContext
 from sdy_dsl.resources import builtin_rules_dir
 from sdy_dsl.runtime import call_graph, interfaces
 from sdy_dsl.runtime.op_schema import attribute_names
-from sdy_dsl.runtime.values import SHARDING_ATTR, operation, ops_named
+from sdy_dsl.runtime.values import SHARDING_ATTR, block_terminator, operation, ops_named
 
 _flatten = load_hook_module(builtin_rules_dir() / "import" / "flatten_call_graph.py")
 call_graph_of, reject_recursive_calls = _flatten.call_graph_of, _flatten.reject_recursive_calls
@@ -83,10 +83,9 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
     if EXECUTION_THREAD in callee_attrs:
         attributes[EXECUTION_THREAD] = callee_attrs[EXECUTION_THREAD]
     results = list(call.results)
-    with ir.InsertionPoint(call):
-        named = ir.Operation.create(NAMED_COMPUTATION, results=[r.type for r in results],
-                                    operands=list(call.operands), attributes=attributes, regions=1,
-                                    loc=call.location)
+    named = ir.Operation.create(NAMED_COMPUTATION, results=[r.type for r in results],
+                                operands=list(call.operands), attributes=attributes, regions=1,
+                                loc=call.location, ip=ir.InsertionPoint(call))
     if first is None:
         for block in list(callee.regions[0].blocks):
             block.append_to(named.regions[0])
@@ -110,10 +109,9 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
 def _returns_to_sdy_returns(named: ir.Operation) -> None:
     """The terminator of each block of `named` becomes an `sdy.return` of the same values."""
     for block in named.regions[0].blocks:
-        ops = block.operations
-        terminator = operation(ops[len(ops) - 1])
-        with ir.InsertionPoint(terminator):
-            ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location)
+        terminator = block_terminator(block)
+        ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location,
+                            ip=ir.InsertionPoint(terminator))
         terminator.erase()
 
 
@@ -130,28 +128,30 @@ def add_edges_to_named_computations(ctx: RewriteContext) -> None:
     in_attr = table.of(NAMED_COMPUTATION).block_args.attr
     out_attr = table.result_slot(NAMED_COMPUTATION).attr
     static: dict[ir.Type, bool] = {}  # type -> whether it is a static shape
-    for named in ops_named(ctx.module, [NAMED_COMPUTATION]):
+    # (In post-order: each computation's edges go right after it or first in its
+    # own body, whichever computation is done first.)
+    for named in ops_named(ctx.module, [NAMED_COMPUTATION], pre_order=False):
         attrs = named.attributes
         block = named.regions[0].blocks[0]
         first = next(iter(block.operations), None)
-        for slot, values, point in (
-                (out_attr, named.results, ir.InsertionPoint.after(named)),
+        # (a result's location is its op's: asked once per named computation)
+        for slot, values, point, loc in (
+                (out_attr, named.results, ir.InsertionPoint.after(named), named.location),
                 (in_attr, block.arguments,
-                 ir.InsertionPoint(operation(first)) if first is not None else ir.InsertionPoint(block))):
+                 ir.InsertionPoint(operation(first)) if first is not None else ir.InsertionPoint(block), None)):
             shardings = sdy.TensorShardingPerValueAttr(attrs[slot]).shardings if slot in attrs else None
             for i, value in enumerate(values):
                 t = value.type
                 if t not in static:
                     static[t] = is_static_shaped(value)
                 if static[t]:
-                    _add_edge(value, point, shardings[i] if shardings is not None else None)
+                    _add_edge(value, t, point, loc or value.location, shardings[i] if shardings is not None else None)
     ctx.mark_changed()
 
 
-def _add_edge(owner: ir.Value, point: ir.InsertionPoint, sharding: ir.Attribute | None) -> None:
+def _add_edge(owner: ir.Value, owner_type: ir.Type, point: ir.InsertionPoint, loc: ir.Location,
+              sharding: ir.Attribute | None) -> None:
     """`sdy.data_flow_edge` of `owner` (with `sharding`) at `point`; every other use of `owner` uses it."""
-    with point:
-        edge = ir.Operation.create(DATA_FLOW_EDGE, results=[owner.type], operands=[owner],
-                                   attributes={} if sharding is None else {"sharding": sharding},
-                                   loc=owner.location)
-    owner.replace_all_uses_except(edge.results[0], edge)
+    edge = ir.Operation.create(DATA_FLOW_EDGE, results=[owner_type], operands=[owner],
+                               attributes=None if sharding is None else {"sharding": sharding}, loc=loc, ip=point)
+    owner.replace_all_uses_except(edge.result, edge)

@@ -29,7 +29,6 @@ class RewriteContext:
         self.options = options
         self.passdef = passdef
         self.pass_name = passdef.name
-        self.params = passdef.params  # the pass's data for its hooks (rule file `params:`)
         self.library = library  # the run's RuleLibrary: data files, op registry, heuristics
         self.observer = observer  # the run's trace / statistics settings (driver.Observer), for stage hooks
         self.codec = codec
@@ -51,6 +50,11 @@ class RewriteContext:
         self.errors: list[str] = []  # error diagnostics emitted; the stage fails after its run
         # How messages name an op's place (the driver's `file:line:col`).
         self.location_text: Callable[[ir.Operation], str] = printed_location
+
+    @property
+    def params(self):
+        """The pass's data for its hooks (rule file `params:`), made when a hook first reads it."""
+        return self.passdef.params
 
     def op_text(self, op: ir.Operation) -> str:
         return f"'{op.name}' at {self.location_text(op)}"

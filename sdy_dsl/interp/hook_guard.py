@@ -29,38 +29,55 @@ from .context import _TRUSTED, ActionError, printed_location, trusted  # noqa: F
 _frames: list[tuple[str, str]] = []  # (kind "rule" | "stage", hook name)
 _anchors: list = []  # the anchors the running passes hold
 _where: list = []  # their messages' location_text
+# The parent of the op a stage hook last erased or moved, found inside the anchor:
+# its other children need no walk up to the anchor (a hook erases thousands of
+# siblings). Forgotten when a frame starts or ends and when an op with regions is
+# erased (it may hold this one). An op freed behind the guard's back (an erasure
+# through the context or MLIR) can only leave it naming an op the hook made since:
+# never one the driver holds.
+_known_inside: list = [None]
 
 
 class HookContractError(ActionError):
     """A hook erased or moved an op the driver holds through the raw MLIR API."""
 
 
-def _parent(op: ir.Operation) -> ir.Operation | None:
+def _parent(op) -> ir.Operation | None:
+    """The op holding `op`, None for a detached (or top-level) op."""
     try:
-        parent = op.parent
+        return op.parent
     except ValueError:  # "Detached operations have no parent"
         return None
-    return parent.operation if isinstance(parent, ir.OpView) else parent
 
 
-def _inside(op: ir.Operation, anchor: ir.Operation, parent=False) -> bool:
-    """Whether `anchor` strictly contains `op` (`parent`: op's parent, if known)."""
+def _inside(op, anchor: ir.Operation, parent=False) -> bool:
+    """Whether `anchor` strictly contains `op` (`parent`: op's parent, if known).
+    (Ops and op views compare by the op they stand for: no view is unwrapped.)"""
     if parent is False:
         parent = _parent(op)
-    while parent is not None:
-        if parent == anchor:
-            return True
-        parent = _parent(parent)
+    try:
+        while parent is not None:
+            if parent == anchor:
+                return True
+            parent = parent.parent
+    except ValueError:  # an ancestor is detached
+        pass
     return False
 
 
 def _check(op, what: str) -> None:
-    if _TRUSTED[0] or not _frames:
-        return
-    op = op.operation if isinstance(op, ir.OpView) else op
+    op = op.operation  # (an op view's `name` may be its symbol's)
     kind, name = _frames[-1]
-    anchor = _anchors[-1] if _anchors else None
     parent = _parent(op)  # (asked once: a stage hook may erase thousands of ops)
+    known = _known_inside[0]
+    if kind != "stage" or parent is None or known is None or parent != known:
+        _check_walk(op, what, kind, name, parent)
+    if what == "erase" and _known_inside[0] is not None and len(op.regions):
+        _known_inside[0] = None
+
+
+def _check_walk(op: ir.Operation, what: str, kind: str, name: str, parent) -> None:
+    anchor = _anchors[-1] if _anchors else None
     if parent is None and (anchor is None or not (op == anchor or _inside(anchor, op))):
         return  # a detached op (e.g. one the hook built) is the hook's own
     if kind == "rule":
@@ -73,13 +90,15 @@ def _check(op, what: str) -> None:
         raise HookContractError(
             f"refused to {what} {op_text(op)} ({where}) through the raw MLIR API; a stage hook "
             f"erases or moves only ops inside its anchor")
+    _known_inside[0] = parent
 
 
 def _guarded(cls, method: str, what: str) -> None:
     original = getattr(cls, method)
 
     def call(self, *args, **kwargs):
-        _check(self, what)
+        if _frames and not _TRUSTED[0]:  # (checked here: most calls are outside hooks or trusted)
+            _check(self, what)
         return original(self, *args, **kwargs)
     call.__name__ = method
     call.__doc__ = original.__doc__
@@ -99,11 +118,13 @@ def running_on(anchor: ir.Operation, location_text: Callable[[ir.Operation], str
     place; `location_text(op)`: how messages name an op's place (the driver's)."""
     _anchors.append(anchor)
     _where.append(location_text)
+    _known_inside[0] = None
     try:
         yield
     finally:
         _anchors.pop()
         _where.pop()
+        _known_inside[0] = None
 
 
 def op_text(op: ir.Operation) -> str:
@@ -115,10 +136,12 @@ def op_text(op: ir.Operation) -> str:
 def stage_hook(name: str):
     """A stage hook runs (on the innermost anchor of running_on)."""
     _frames.append(("stage", name))
+    _known_inside[0] = None
     try:
         yield
     finally:
         _frames.pop()
+        _known_inside[0] = None
 
 
 def rule_hook(name: str, fn: Callable) -> Callable:

@@ -72,19 +72,37 @@ def _class_name(pass_name: str, suffix: str) -> str:
 def options_class(pass_name: str, decls: Mapping) -> type:
     """The frozen options class of a pass from its declarations ({name: OptionDecl})."""
     names = {name: field_name(name) for name in decls}
-    fields = [(names[name], PY_TYPES.get(decl.type, object), dataclasses.field(default=decl.default))
-              for name, decl in decls.items()]
-    cls = dataclasses.make_dataclass(_class_name(pass_name, "Options"), fields, bases=(PassOptions,),
-                                     frozen=True, eq=True)
-    cls._names = names
-    return cls
+    fields = tuple((names[name], PY_TYPES.get(decl.type, object), decl.default) for name, decl in decls.items())
+    return _named_class(_class_name(pass_name, "Options"), _layout(PassOptions, fields, eq=True), names)
 
 
 def params_class(pass_name: str, declared: Iterable[str]) -> type:
     """The frozen params class of a pass: one field per declared param (the
     values, YAML data with their locations, are given when it is made)."""
     names = {name: field_name(name) for name in declared}
-    cls = dataclasses.make_dataclass(_class_name(pass_name, "Params"), [(f, object) for f in names.values()],
-                                     bases=(PassParams,), frozen=True, eq=False)
-    cls._names = names
-    return cls
+    fields = tuple((f, object, dataclasses.MISSING) for f in names.values())
+    return _named_class(_class_name(pass_name, "Params"), _layout(PassParams, fields, eq=False), names)
+
+
+# Making a dataclass compiles its methods' source (~0.4 ms a class, twice per pass
+# run): passes whose fields are alike share one, and each pass names a bare
+# subclass of it (most passes have no options and no params).
+_LAYOUTS: dict[tuple, type] = {}  # (base, eq, fields) -> the frozen dataclass of those fields
+
+
+def _layout(base: type, fields: tuple, eq: bool) -> type:
+    """The frozen dataclass over `base` of these (name, type, default or MISSING) fields."""
+    key = (base, eq, tuple((f, t, type(d), repr(d)) for f, t, d in fields))
+    found = _LAYOUTS.get(key)
+    if found is None:
+        spec = [(f, t) if d is dataclasses.MISSING else (f, t, dataclasses.field(default=d)) for f, t, d in fields]
+        found = _LAYOUTS[key] = dataclasses.make_dataclass(
+            f"{base.__name__}Fields", spec, bases=(base,), frozen=True, eq=eq,
+            namespace={"__doc__": f"Frozen {base.__name__} fields: {', '.join(f for f, _, _ in fields)}",
+                       "__module__": __name__})
+    return found
+
+
+def _named_class(name: str, layout: type, names: dict) -> type:
+    """A pass's own class of a shared layout: its name (its instances' repr) and its declared names."""
+    return type(name, (layout,), {"__slots__": (), "_names": names, "__module__": __name__})

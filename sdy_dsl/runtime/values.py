@@ -140,8 +140,11 @@ class PostOrderFinder:
 
 def block_terminator(block: ir.Block) -> ir.Operation:
     """The last op of a block (its terminator)."""
-    ops = block.operations
-    return ops[len(ops) - 1].operation
+    try:
+        return ir.InsertionPoint.at_block_terminator(block).ref_operation  # (not a walk of the block)
+    except ValueError:  # the last op is not a terminator
+        ops = block.operations
+        return ops[len(ops) - 1].operation
 
 
 def region_terminator(op: ir.Operation, region_index: int = 0) -> ir.Operation:
