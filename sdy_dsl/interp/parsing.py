@@ -10,7 +10,6 @@ imported only when a tree must be parsed.
 from __future__ import annotations
 
 import contextlib
-import copy
 import re
 
 from .syntax import Expr, Pattern, SyntaxErrorAt, readable_parse_error, unquoted
@@ -64,6 +63,8 @@ def parse_expr(text: str) -> Expr:
 
 # Trees parsed in this process, by (language, text); `trees_cached_for` fills
 # it from, and saves it to, the cache entry of the rule file being loaded.
+# A tree is handed out shared, not copied: nothing changes a tree once parsed
+# (the compilers read it), and the same text in several rules is one tree.
 _TREES: dict[tuple[str, str], object] = {}
 _NEW_TREES: list[tuple[str, str]] = []
 
@@ -83,7 +84,7 @@ def _parse_pattern(text: str) -> Pattern:
         _NEW_TREES.append(key)
     if _used is not None:
         _used.add(key)
-    return copy.deepcopy(tree)
+    return tree
 
 
 def _parse_expr(text: str) -> Expr:
@@ -101,7 +102,7 @@ def _parse_expr(text: str) -> Expr:
         _NEW_TREES.append(key)
     if _used is not None:
         _used.add(key)
-    return copy.deepcopy(tree)
+    return tree
 
 
 @contextlib.contextmanager
