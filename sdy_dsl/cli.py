@@ -5,6 +5,7 @@ Every failure is one line `where: error: message` on stderr and exit code 1;
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -16,6 +17,18 @@ from pathlib import Path
 from . import __version__
 from .errors import SdyDslError, UsageError, did_you_mean
 from .resources import DEFAULT_PIPELINE
+
+# The cyclic garbage collector's default gen-0 threshold (700 allocations) makes it
+# scan again and again the many small objects a run keeps until it ends (parsed
+# shardings, rules, memoized steps): ~10% of the time on a 30,000-op module. A
+# process of the CLI collects rarely instead (a run's garbage is freed by reference
+# counting: peak memory on a 30,000-op module is the same without collections);
+# the Python API (sdy_dsl.api, which does not import this module) leaves the host's
+# setting. Set as the CLI loads, before the imports below: jaxlib, numpy and the
+# rules' machinery allocate objects that live as long as the process, which the
+# default thresholds scan again and again meanwhile (~2% of an empty module's run).
+GC_THRESHOLDS = (1_000_000, 1000, 1000)
+gc.set_threshold(*GC_THRESHOLDS)
 
 try:  # an error while loading the built-in rules goes through main()'s one-line path
     from . import diagnostics
@@ -538,19 +551,9 @@ def cmd_diff(args: Args) -> int:
     return 0
 
 
-# The cyclic garbage collector's default gen-0 threshold (700 allocations) makes it
-# scan again and again the many small objects a run keeps until it ends (parsed
-# shardings, rules, memoized steps): ~10% of the time on a 30,000-op module. A
-# process of the CLI collects rarely instead (a run's garbage is freed by reference
-# counting: peak memory on a 30,000-op module is the same without collections);
-# the Python API leaves the host's setting.
-GC_THRESHOLDS = (1_000_000, 1000, 1000)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    import gc
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*GC_THRESHOLDS)  # (again: a test may have changed it since the import)
     try:
         return _main(argv)
     except SdyDslError as e:

@@ -43,6 +43,9 @@ def _guarded(parse, text: str, what: str):
 
 
 def parse_pattern(text: str) -> Pattern:
+    known = _known_tree("pattern", text)
+    if known is not None:
+        return known
     # The limit does not depend on the interpreter's recursion limit (which
     # other libraries in the process may raise).
     lines = [i for i, ch, _ in unquoted(text) if ch in "\n;"]
@@ -53,6 +56,9 @@ def parse_pattern(text: str) -> Pattern:
 
 
 def parse_expr(text: str) -> Expr:
+    known = _known_tree("expr", text)
+    if known is not None:
+        return known
     # As for patterns, a limit of our own, not the interpreter's recursion limit.
     words = list(re.finditer(r"\S+", text))
     if len(words) > MAX_EXPR_WORDS:
@@ -67,6 +73,17 @@ def parse_expr(text: str) -> Expr:
 # (the compilers read it), and the same text in several rules is one tree.
 _TREES: dict[tuple[str, str], object] = {}
 _NEW_TREES: list[tuple[str, str]] = []
+
+
+def _known_tree(language: str, text: str):
+    """The tree of a text parsed before (here, or by the process that cached it),
+    or None. Its text passed the size checks then: they are not made again (the
+    syntax cache is salted with this module's source, so with its limits)."""
+    key = (language, str(text))
+    tree = _TREES.get(key)
+    if tree is not None and _used is not None:
+        _used.add(key)
+    return tree
 
 
 def _parse_pattern(text: str) -> Pattern:

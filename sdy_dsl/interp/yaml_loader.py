@@ -318,7 +318,8 @@ class _PathUnpickler(pickle.Unpickler):
 class _SyntaxCache(_DocumentCache):
     """The parse trees of a rule file's patterns and expressions, by the file's
     content (sdy_dsl.interp.parsing.trees_cached_for); salted with the grammar's
-    source, so a changed grammar never reads old trees."""
+    source and parsing.py's (its size limits), so a changed grammar or limit
+    never reads old trees."""
 
     FORMAT = 1
     _instance: "_SyntaxCache | None | bool" = False
@@ -327,7 +328,8 @@ class _SyntaxCache(_DocumentCache):
         super().__init__(directory)
         here = Path(__file__).parent
         self.salt = hashlib.sha256(b"syntax\0" + self.salt + (here / "syntax.py").read_bytes()
-                                   + (here / "grammar.py").read_bytes()).digest()
+                                   + (here / "grammar.py").read_bytes()
+                                   + (here / "parsing.py").read_bytes()).digest()
 
     def load(self, key: str, path_str: str):
         entry = self.directory / f"{key}.pickle"
