@@ -6,7 +6,6 @@ Every failure is one line `where: error: message` on stderr and exit code 1;
 from __future__ import annotations
 
 import gc
-import json
 import os
 import re
 import sys
@@ -482,6 +481,8 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
+    import json  # (imported where JSON is written: not on a run's path)
+
     from .interp.param_types import type_text
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
@@ -631,6 +632,8 @@ def _main(argv: list[str]) -> int:
     if args.command == "diff":
         return cmd_diff(args)
     if args.command == "builders":
+        import json
+
         from .language_reference import builder_rows, builders_text
         print(json.dumps(builder_rows(args.rule_dirs), indent=2) if args.json else builders_text(args.rule_dirs))
         return 0
@@ -727,6 +730,7 @@ def print_stats(observer: Observer, sort: str | None = None, as_json: bool = Fal
         rows.sort(key=lambda row: -getattr(row[1], field_name))
     out = sys.stderr
     if as_json:
+        import json
         print(json.dumps([{"rule": name, "attempts": st.attempts, "matches": st.matches, "fired": st.fired,
                            "noop": st.noop, "ms": round(st.seconds * 1000, 3)} for name, st in rows], indent=1),
               file=out)
