@@ -423,11 +423,12 @@ def chunks_of(source: str | bytes, split: bool):
 
 
 def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, registry, pipeline, observer,
-                  dump_dir: str | None = None, seconds: dict | None = None):
-    """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS."""
+                  dump_dir: str | None = None, seconds: dict | None = None, context=None):
+    """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS.
+    CONTEXT: where to parse it (default: a fresh context)."""
     padded = text if isinstance(text, bytes) else "\n" * (first_line - 1) + text
     output, diags = run_source(padded, registry, pipeline, observer, unregistered=args.unregistered,
-                               seconds=seconds, dump_dir=dump_dir, progress=args.progress,
+                               seconds=seconds, context=context, dump_dir=dump_dir, progress=args.progress,
                                timing=args.timing, print_before_all=args.print_before_all,
                                print_after_all=args.print_after_all, debuginfo=args.debuginfo,
                                print_after_change=args.print_after_change, asm_options=asm_options(args),
@@ -659,8 +660,10 @@ def _main(argv: list[str]) -> int:
                 print(f"timing: {name}: {pass_seconds * 1000:.1f} ms", file=sys.stderr)
             print(f"timing: total: {(time.perf_counter() - started) * 1000:.1f} ms", file=sys.stderr)
         return 0
-    # Validate the pipeline (passes, options) before reading any input.
-    with make_context():
+    # Validate the pipeline (passes, options) before reading any input. The
+    # (first) input is then parsed in this context: one context less to build.
+    context = make_context(args.unregistered)
+    with context:
         runner = PipelineRunner(registry, pipeline)
     check_rule_ids(args, [what for kind, _, what, _ in runner.plan if kind == "rules"])
     for warning in runner.unused_tuning():
@@ -679,13 +682,15 @@ def _main(argv: list[str]) -> int:
                         collect_stats=args.rule_stats, explain=args.explain, disabled=args.disabled,
                         only_enabled=args.enabled)
     try:
-        return _run_chunks(args, registry, pipeline, observer, fname, source, started)
+        return _run_chunks(args, registry, pipeline, observer, fname, source, started, context)
     finally:
         if trace_stream is not None:
             trace_stream.close()
 
 
-def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float) -> int:
+def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float,
+                context=None) -> int:
+    """CONTEXT: a context for the first chunk (each other chunk gets a fresh one)."""
     all_ok, outputs, seconds = True, [], {}
     chunks = list(chunks_of(source, args.split))
     for n, (text, first_line) in enumerate(chunks):
@@ -693,7 +698,7 @@ def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, st
         if dump_dir is not None and len(chunks) > 1:
             dump_dir = str(Path(dump_dir) / f"chunk{n + 1:03d}")  # every chunk keeps its dumps
         ok, out, messages = process_chunk(text, first_line, fname, args, registry, pipeline, observer,
-                                          dump_dir, seconds)
+                                          dump_dir, seconds, context if n == 0 else None)
         all_ok &= ok
         for m in messages:
             print(m, file=sys.stderr)
