@@ -229,9 +229,10 @@ def _typed(value: str) -> Any:
 
 
 def run_source(source: str | bytes, registry: PassRegistry, pipeline: Pipeline, observer: Observer, *,
-               unregistered: bool = False, seconds: dict | None = None,
+               unregistered: bool = False, seconds: dict | None = None, context: ir.Context | None = None,
                **runner_options) -> tuple[str | None, list]:
-    """Parse SOURCE in a fresh context, run PIPELINE, print the result.
+    """Parse SOURCE in a fresh context (or CONTEXT, one make_context(UNREGISTERED)
+    made that nothing was parsed in yet), run PIPELINE, print the result.
 
     Returns (output text or None when something failed, diagnostics as
     (severity, (line, col) | None, message)); adds "parse" and "print" times
@@ -240,7 +241,7 @@ def run_source(source: str | bytes, registry: PassRegistry, pipeline: Pipeline, 
     seconds = {} if seconds is None else seconds
     diags: list = []
     output = None
-    ctx = make_context(unregistered)
+    ctx = context or make_context(unregistered)
     with ctx, ir.Location.unknown(), diagnostics.collecting_warnings(diags):
         handler = ctx.attach_diagnostic_handler(lambda d: diags.extend(diagnostics.flatten(d)) or True)
         try:

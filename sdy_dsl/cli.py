@@ -5,7 +5,7 @@ Every failure is one line `where: error: message` on stderr and exit code 1;
 """
 from __future__ import annotations
 
-import json
+import gc
 import os
 import re
 import sys
@@ -16,6 +16,18 @@ from pathlib import Path
 from . import __version__
 from .errors import SdyDslError, UsageError, did_you_mean
 from .resources import DEFAULT_PIPELINE
+
+# The cyclic garbage collector's default gen-0 threshold (700 allocations) makes it
+# scan again and again the many small objects a run keeps until it ends (parsed
+# shardings, rules, memoized steps): ~10% of the time on a 30,000-op module. A
+# process of the CLI collects rarely instead (a run's garbage is freed by reference
+# counting: peak memory on a 30,000-op module is the same without collections);
+# the Python API (sdy_dsl.api, which does not import this module) leaves the host's
+# setting. Set as the CLI loads, before the imports below: jaxlib, numpy and the
+# rules' machinery allocate objects that live as long as the process, which the
+# default thresholds scan again and again meanwhile (~2% of an empty module's run).
+GC_THRESHOLDS = (1_000_000, 1000, 1000)
+gc.set_threshold(*GC_THRESHOLDS)
 
 try:  # an error while loading the built-in rules goes through main()'s one-line path
     from . import diagnostics
@@ -411,11 +423,12 @@ def chunks_of(source: str | bytes, split: bool):
 
 
 def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, registry, pipeline, observer,
-                  dump_dir: str | None = None, seconds: dict | None = None):
-    """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS."""
+                  dump_dir: str | None = None, seconds: dict | None = None, context=None):
+    """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS.
+    CONTEXT: where to parse it (default: a fresh context)."""
     padded = text if isinstance(text, bytes) else "\n" * (first_line - 1) + text
     output, diags = run_source(padded, registry, pipeline, observer, unregistered=args.unregistered,
-                               seconds=seconds, dump_dir=dump_dir, progress=args.progress,
+                               seconds=seconds, context=context, dump_dir=dump_dir, progress=args.progress,
                                timing=args.timing, print_before_all=args.print_before_all,
                                print_after_all=args.print_after_all, debuginfo=args.debuginfo,
                                print_after_change=args.print_after_change, asm_options=asm_options(args),
@@ -469,6 +482,8 @@ def _write_atomically(path: str, text: str) -> None:
 
 
 def cmd_passes(args: Args, registry: PassRegistry) -> int:
+    import json  # (imported where JSON is written: not on a run's path)
+
     from .interp.param_types import type_text
     rows = []
     if args.pass_name is not None and not registry.has(args.pass_name):
@@ -538,19 +553,9 @@ def cmd_diff(args: Args) -> int:
     return 0
 
 
-# The cyclic garbage collector's default gen-0 threshold (700 allocations) makes it
-# scan again and again the many small objects a run keeps until it ends (parsed
-# shardings, rules, memoized steps): ~10% of the time on a 30,000-op module. A
-# process of the CLI collects rarely instead (a run's garbage is freed by reference
-# counting: peak memory on a 30,000-op module is the same without collections);
-# the Python API leaves the host's setting.
-GC_THRESHOLDS = (1_000_000, 1000, 1000)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    import gc
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*GC_THRESHOLDS)  # (again: a test may have changed it since the import)
     try:
         return _main(argv)
     except SdyDslError as e:
@@ -628,6 +633,8 @@ def _main(argv: list[str]) -> int:
     if args.command == "diff":
         return cmd_diff(args)
     if args.command == "builders":
+        import json
+
         from .language_reference import builder_rows, builders_text
         print(json.dumps(builder_rows(args.rule_dirs), indent=2) if args.json else builders_text(args.rule_dirs))
         return 0
@@ -653,8 +660,10 @@ def _main(argv: list[str]) -> int:
                 print(f"timing: {name}: {pass_seconds * 1000:.1f} ms", file=sys.stderr)
             print(f"timing: total: {(time.perf_counter() - started) * 1000:.1f} ms", file=sys.stderr)
         return 0
-    # Validate the pipeline (passes, options) before reading any input.
-    with make_context():
+    # Validate the pipeline (passes, options) before reading any input. The
+    # (first) input is then parsed in this context: one context less to build.
+    context = make_context(args.unregistered)
+    with context:
         runner = PipelineRunner(registry, pipeline)
     check_rule_ids(args, [what for kind, _, what, _ in runner.plan if kind == "rules"])
     for warning in runner.unused_tuning():
@@ -673,13 +682,15 @@ def _main(argv: list[str]) -> int:
                         collect_stats=args.rule_stats, explain=args.explain, disabled=args.disabled,
                         only_enabled=args.enabled)
     try:
-        return _run_chunks(args, registry, pipeline, observer, fname, source, started)
+        return _run_chunks(args, registry, pipeline, observer, fname, source, started, context)
     finally:
         if trace_stream is not None:
             trace_stream.close()
 
 
-def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float) -> int:
+def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float,
+                context=None) -> int:
+    """CONTEXT: a context for the first chunk (each other chunk gets a fresh one)."""
     all_ok, outputs, seconds = True, [], {}
     chunks = list(chunks_of(source, args.split))
     for n, (text, first_line) in enumerate(chunks):
@@ -687,7 +698,7 @@ def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, st
         if dump_dir is not None and len(chunks) > 1:
             dump_dir = str(Path(dump_dir) / f"chunk{n + 1:03d}")  # every chunk keeps its dumps
         ok, out, messages = process_chunk(text, first_line, fname, args, registry, pipeline, observer,
-                                          dump_dir, seconds)
+                                          dump_dir, seconds, context if n == 0 else None)
         all_ok &= ok
         for m in messages:
             print(m, file=sys.stderr)
@@ -724,6 +735,7 @@ def print_stats(observer: Observer, sort: str | None = None, as_json: bool = Fal
         rows.sort(key=lambda row: -getattr(row[1], field_name))
     out = sys.stderr
     if as_json:
+        import json
         print(json.dumps([{"rule": name, "attempts": st.attempts, "matches": st.matches, "fired": st.fired,
                            "noop": st.noop, "ms": round(st.seconds * 1000, 3)} for name, st in rows], indent=1),
               file=out)

@@ -42,7 +42,8 @@ class PassRegistry:
     def _load(self, path: Path) -> PassDef:
         if path not in self._loaded:
             self._loaded[path] = None  # loading: an `extends:` cycle comes back here
-            self._loaded[path] = load_rule_file(path, base_of=self._base_of)
+            self._loaded[path] = load_rule_file(path, base_of=self._base_of,
+                                                doc=self.library.take_document(path))
         elif self._loaded[path] is None:
             raise UsageError(f"'extends' cycle through {path}")
         return self._loaded[path]

@@ -27,7 +27,6 @@ so everything downstream (options, --debug-sharding, explain) sees plain passes.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,6 +100,8 @@ def describe_named_pipeline(name: str) -> str:
     `sdy-propagation-pipeline`, or its file's stem, `shardy_full`): the
     description, the options, the file and the passes it runs with its default
     options."""
+    import json  # (only this description writes JSON: not on a run's path)
+
     path = named_pipeline_file(name) or shipped_pipeline(name)
     doc = _load(path)
     lines = [f"{name}  (pipeline)", f"    {' '.join(str(doc.get('description', '')).split())}"]

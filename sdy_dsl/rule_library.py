@@ -46,6 +46,8 @@ class RuleLibrary:
                 raise UsageError(f"rules directory '{d}' does not exist")
         self.includes_builtin = include_builtin
         self.dirs = ([builtin_rules_dir()] if include_builtin else []) + self.user_dirs
+        # The rule files `pass_layers` read, until their pass is loaded (`take_document`).
+        self._documents: dict[Path, object] = {}
 
     # ------------------------------------------------------------------ files
     def data_layers(self, name: str) -> list[Path]:
@@ -94,9 +96,16 @@ class RuleLibrary:
                     raise doc.loc_of(key).error(
                         f"pass '{name}' is defined twice", notes=(f"also defined in {in_this_dir[name]}",))
                 in_this_dir[name] = path
+                self._documents[path] = doc
             for name, path in in_this_dir.items():
                 files.setdefault(name, []).append(path)
         return files
+
+    def take_document(self, path: Path):
+        """The YAML of a rule file as `pass_layers` read it (None: not read, or
+        taken already): loading a pass reads its file once, not twice. Handed
+        out once, so no two loads share one document."""
+        return self._documents.pop(path, None)
 
     # ------------------------------------------------------------------ data
     @cached_property

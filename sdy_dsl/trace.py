@@ -17,7 +17,6 @@ module's ops have been visited.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Callable, Sequence
@@ -80,6 +79,7 @@ class PropagationTrace:
                     continue
                 name = values[i].get_name(self.state)
                 if self.observer.trace_json:
+                    import json  # (only --trace-json writes JSON: not on a run's path)
                     lines.append(json.dumps({"pass": self.pass_name, "step": self.step, "op": op.name,
                                              "loc": where, "edge": f"{kind}-{i}", "value": name,
                                              "before": _text(old), "after": _text(new)}))

@@ -14,7 +14,6 @@ costs one dictionary lookup per op). Each stage runs with one driver:
 """
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
@@ -79,6 +78,7 @@ class Observer:
     def trace_event(self, pass_name: str, what: str, op_name: str, loc: str, verb: str) -> None:
         if self.trace:
             if self.trace_json:
+                import json  # (only --trace-json writes JSON: not on a run's path)
                 self.trace_line(json.dumps({"pass": pass_name, "rule": what, "op": op_name, "loc": loc}))
             else:
                 self.trace_line(f"{loc}: trace: {pass_name}/{what} {verb} '{op_name}'")

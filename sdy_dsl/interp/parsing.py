@@ -10,7 +10,6 @@ imported only when a tree must be parsed.
 from __future__ import annotations
 
 import contextlib
-import copy
 import re
 
 from .syntax import Expr, Pattern, SyntaxErrorAt, readable_parse_error, unquoted
@@ -44,6 +43,9 @@ def _guarded(parse, text: str, what: str):
 
 
 def parse_pattern(text: str) -> Pattern:
+    known = _known_tree("pattern", text)
+    if known is not None:
+        return known
     # The limit does not depend on the interpreter's recursion limit (which
     # other libraries in the process may raise).
     lines = [i for i, ch, _ in unquoted(text) if ch in "\n;"]
@@ -54,6 +56,9 @@ def parse_pattern(text: str) -> Pattern:
 
 
 def parse_expr(text: str) -> Expr:
+    known = _known_tree("expr", text)
+    if known is not None:
+        return known
     # As for patterns, a limit of our own, not the interpreter's recursion limit.
     words = list(re.finditer(r"\S+", text))
     if len(words) > MAX_EXPR_WORDS:
@@ -64,8 +69,21 @@ def parse_expr(text: str) -> Expr:
 
 # Trees parsed in this process, by (language, text); `trees_cached_for` fills
 # it from, and saves it to, the cache entry of the rule file being loaded.
+# A tree is handed out shared, not copied: nothing changes a tree once parsed
+# (the compilers read it), and the same text in several rules is one tree.
 _TREES: dict[tuple[str, str], object] = {}
 _NEW_TREES: list[tuple[str, str]] = []
+
+
+def _known_tree(language: str, text: str):
+    """The tree of a text parsed before (here, or by the process that cached it),
+    or None. Its text passed the size checks then: they are not made again (the
+    syntax cache is salted with this module's source, so with its limits)."""
+    key = (language, str(text))
+    tree = _TREES.get(key)
+    if tree is not None and _used is not None:
+        _used.add(key)
+    return tree
 
 
 def _parse_pattern(text: str) -> Pattern:
@@ -83,7 +101,7 @@ def _parse_pattern(text: str) -> Pattern:
         _NEW_TREES.append(key)
     if _used is not None:
         _used.add(key)
-    return copy.deepcopy(tree)
+    return tree
 
 
 def _parse_expr(text: str) -> Expr:
@@ -101,7 +119,7 @@ def _parse_expr(text: str) -> Expr:
         _NEW_TREES.append(key)
     if _used is not None:
         _used.add(key)
-    return copy.deepcopy(tree)
+    return tree
 
 
 @contextlib.contextmanager

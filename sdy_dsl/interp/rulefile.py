@@ -199,15 +199,17 @@ def _text_loc(s, default: Loc, offset: int) -> Loc:
     return base.shifted(str(s), offset)
 
 
-def load_rule_file(path: Path | str, base_of: Callable | None = None) -> PassDef:
+def load_rule_file(path: Path | str, base_of: Callable | None = None, doc=None) -> PassDef:
     """Load and compile one pass's rule file.
 
     `base_of(name, loc)` returns the PassDef a file `extends:` (the pass
     registry resolves it); the file then adds rules, replaces rules of the
     same id, disables rules (`disable-rules: [ids]`) and adds options, hooks
-    and params over the base."""
+    and params over the base. `doc`: the file's YAML, when the caller has
+    loaded it already (the pass registry has, to find which pass it defines)."""
     path = Path(path)
-    doc = load_yaml(path)
+    if doc is None:
+        doc = load_yaml(path)
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError):

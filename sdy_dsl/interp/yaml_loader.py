@@ -11,12 +11,16 @@ later load of the same text skips the parser (and importing yaml).
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
 import tempfile
 from pathlib import Path
+
+try:  # CPython's own SHA-256: importing hashlib loads OpenSSL first (~3 ms of every start-up)
+    from _sha256 import sha256
+except ImportError:  # (a Python without it)
+    from hashlib import sha256
 
 from ..errors import RuleFileError
 
@@ -185,7 +189,7 @@ class _DocumentCache:
 
     def __init__(self, directory: Path):
         self.directory = directory
-        self.salt = hashlib.sha256(
+        self.salt = sha256(
             f"{self.FORMAT}\0{sys.version}\0{_pyyaml_version()}\0".encode() + Path(__file__).read_bytes()).digest()
 
     @classmethod
@@ -212,7 +216,7 @@ class _DocumentCache:
             return None
 
     def key(self, text: str) -> str:
-        return hashlib.sha256(self.salt + text.encode("utf-8", "surrogatepass")).hexdigest()
+        return sha256(self.salt + text.encode("utf-8", "surrogatepass")).hexdigest()
 
     def load(self, key: str, path_str: str):
         entry = self.directory / f"{key}.pickle"
@@ -277,7 +281,7 @@ def _pyyaml_version() -> str:
     """PyYAML's `__init__.py`, which holds its version, read without importing yaml (~20 ms)."""
     from importlib.util import find_spec
     spec = find_spec("yaml")
-    return hashlib.sha256(Path(spec.origin).read_bytes()).hexdigest() if spec and spec.origin else ""
+    return sha256(Path(spec.origin).read_bytes()).hexdigest() if spec and spec.origin else ""
 
 
 class _PathPickler(pickle.Pickler):
@@ -318,7 +322,8 @@ class _PathUnpickler(pickle.Unpickler):
 class _SyntaxCache(_DocumentCache):
     """The parse trees of a rule file's patterns and expressions, by the file's
     content (sdy_dsl.interp.parsing.trees_cached_for); salted with the grammar's
-    source, so a changed grammar never reads old trees."""
+    source and parsing.py's (its size limits), so a changed grammar or limit
+    never reads old trees."""
 
     FORMAT = 1
     _instance: "_SyntaxCache | None | bool" = False
@@ -326,8 +331,9 @@ class _SyntaxCache(_DocumentCache):
     def __init__(self, directory: Path):
         super().__init__(directory)
         here = Path(__file__).parent
-        self.salt = hashlib.sha256(b"syntax\0" + self.salt + (here / "syntax.py").read_bytes()
-                                   + (here / "grammar.py").read_bytes()).digest()
+        self.salt = sha256(b"syntax\0" + self.salt + (here / "syntax.py").read_bytes()
+                                   + (here / "grammar.py").read_bytes()
+                                   + (here / "parsing.py").read_bytes()).digest()
 
     def load(self, key: str, path_str: str):
         entry = self.directory / f"{key}.pickle"

@@ -17,23 +17,28 @@ _COMMON_ATTRS = frozenset({"sym_name", "sym_visibility"})
 
 
 @functools.cache
-def _ops() -> dict[str, frozenset[str]]:
-    """op name -> the attribute names its generated class defines."""
-    index: dict[str, frozenset[str]] = {}
+def _ops() -> dict[str, type]:
+    """op name -> its generated class (its attribute names are read when asked:
+    a run asks for a few ops' of the ~500)."""
+    index: dict[str, type] = {}
     for module_name in _DIALECT_MODULES:
         module = importlib.import_module(f"jaxlib.mlir.dialects.{module_name}")
         for value in vars(module).values():
             name = getattr(value, "OPERATION_NAME", None)
-            if not isinstance(name, str) or not isinstance(value, type):
-                continue
-            attrs = set()
-            for klass in value.__mro__:
-                if getattr(klass, "OPERATION_NAME", None) != name:
-                    continue
-                attrs.update(n for n, v in vars(klass).items()
-                             if isinstance(v, property) and not n.startswith("_"))
-            index[name] = frozenset(attrs | _COMMON_ATTRS)
+            if isinstance(name, str) and isinstance(value, type):
+                index[name] = value
     return index
+
+
+@functools.cache
+def _attribute_names_of(op_name: str) -> frozenset[str]:
+    """The attribute names the generated class of a known op defines."""
+    attrs = set()
+    for klass in _ops()[op_name].__mro__:
+        if getattr(klass, "OPERATION_NAME", None) != op_name:
+            continue
+        attrs.update(n for n, v in vars(klass).items() if isinstance(v, property) and not n.startswith("_"))
+    return frozenset(attrs | _COMMON_ATTRS)
 
 
 @functools.cache
@@ -61,4 +66,4 @@ def attribute_names(op_name: str) -> frozenset[str] | None:
     too; a name among them is not an attribute, but accepting it only lets a
     misspelling that happens to be an operand name through.
     """
-    return _ops().get(op_name)
+    return _attribute_names_of(op_name) if op_name in _ops() else None
