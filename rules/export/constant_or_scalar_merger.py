@@ -10,6 +10,7 @@ from jaxlib.mlir import ir
 
 from sdy_dsl.hooks import hook
 from sdy_dsl.interp.context import RewriteContext
+from sdy_dsl.interp.kernels import attribute_items
 from sdy_dsl.runtime import interfaces
 from sdy_dsl.runtime.values import PostOrderFinder
 
@@ -31,9 +32,8 @@ class Kinds:
         return always if always is not None else interfaces.table().has_trait(op, self.trait)
 
 
-def _attributes(op: ir.Operation) -> tuple:
-    attrs = op.attributes
-    return tuple((name, attrs[name]) for name in attrs)
+def _attributes(op: ir.Operation, name: str) -> tuple:
+    return tuple(attribute_items(name, op.attributes))
 
 
 def _is_scalar(value: ir.Value) -> bool:
@@ -46,11 +46,11 @@ def _key(op: ir.Operation, name: str, kinds: Kinds) -> tuple | None:
     the attribute dictionary and the block, and for a scalar expansion its
     result type and operand."""
     if kinds.is_constant(op, name):
-        return ("constant", op.block, _attributes(op))
+        return ("constant", op.block, _attributes(op, name))
     if name in kinds.scalar_expansions and len(op.operands) == 1:
         operand = op.operands[0]
         if _is_scalar(operand):
-            return ("scalar-expansion", op.block, _attributes(op), op.result.type, operand)
+            return ("scalar-expansion", op.block, _attributes(op, name), op.result.type, operand)
     return None
 
 

@@ -21,7 +21,7 @@ from .builtins_shardings import (append_axis, close_dim, dim, dim_axes, element_
                                  to_sharding)
 from .context import ActionError, RewriteContext, describe
 from .expr import Function
-from .kernels import attribute_names
+from .kernels import attribute_items
 
 BUILTINS: dict[str, Function] = {}
 
@@ -431,15 +431,15 @@ def _for_each_sharding_in(ctx: RewriteContext, op: ir.Operation, attrs, transfor
     # attribute the same new one: remember it (and that other attributes hold
     # no sharding), for this stage run.
     memo = getattr(transform, "memo", None)
-    for key in attribute_names(op, attrs):
-        attr = attrs[key]
+    op_name = op.name
+    for key, attr in attribute_items(op_name, attrs):
         new = memo.get(attr, memo) if memo is not None else memo
         if new is memo:  # not remembered
             new = _transformed(attr, codec.sharding_kind(attr), transform, memo)
         if new is not None:
             attrs[key] = new
-            ctx.mark_changed()
-    if op.name == "func.func":
+            ctx.changed = True
+    if op_name == "func.func":
         # Each argument's / result's `sdy.sharding`, in order; the array is written once.
         # (A pure transform gives each distinct attribute dictionary the same new one.)
         entry_memo = memo.setdefault(_ENTRY_DICTS, {}) if memo is not None else None

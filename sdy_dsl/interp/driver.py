@@ -191,16 +191,26 @@ class KernelDrivers:
         need_attrs = _needs_attributes(self._all_rules(index, any_op))  # (skip an op without any)
 
         if not index and len(any_op) == 1 and need_attrs:
-            # One rule on every op (the common case): its kernel, called directly.
+            # One rule on every op (the common case): its kernel, called directly,
+            # with as few calls per op as can be (most ops of a large module pass here).
             rule = any_op[0]
-            apply = rule.kernel.apply
+            plan_for, run = rule.kernel.plan_for, rule.kernel.run
+            # A kernel that reads no attribute has the same plan for every op: skip ops without any.
+            skip_bare = not (rule.kernel.binds or rule.kernel.present)
+            # Kernels change their root's attributes only: no op is erased in the
+            # walk, each op's rewrite needs only its root set (see begin_rewrite).
+            ctx.begin_rewrite()
 
             def visit(op):
                 attrs = op.attributes
-                if not len(attrs) or op == anchor:
-                    return advance  # (the anchor itself is not rewritten, as in MLIR's drivers)
+                if skip_bare and not len(attrs):
+                    return advance
                 try:
-                    if apply(op, attrs, ctx):
+                    plan = plan_for(attrs, ctx)
+                    if plan is None or op == anchor:
+                        return advance  # (the anchor itself is not rewritten, as in MLIR's drivers)
+                    ctx.root = op
+                    if run(plan, op, attrs, ctx):
                         self._budget.fires += 1  # (no budget to check, see self._kernels)
                 except BaseException as e:  # surfaced after the walk
                     self.error = _failure(op, rule, ctx, e) if isinstance(e, (Exception, SystemExit)) else e

@@ -55,6 +55,15 @@ class AttrKernel:
     def apply(self, op: ir.Operation, attrs, ctx) -> bool | None:
         """None: the rule does not match OP (ATTRS: its attributes); False: it
         matched and changed nothing; True: it fired."""
+        plan = self.plan_for(attrs, ctx)
+        if plan is None:
+            return None
+        ctx.begin_rewrite(op)
+        return self.run(plan, op, attrs, ctx)
+
+    def plan_for(self, attrs, ctx) -> list | None:
+        """The actions to run on an op with attributes ATTRS, or None when the rule
+        does not match it (the same plan for every op with the same attribute values)."""
         if self._checks:
             for name in self.present:
                 if name not in attrs:
@@ -83,10 +92,13 @@ class AttrKernel:
         plan = memo.get(values, _MISSING)
         if plan is _MISSING:
             plan = memo[values] = self._plan(values, ctx)
-        if plan is None:
-            return None
+        return plan
+
+    @staticmethod
+    def run(plan: list, op: ir.Operation, attrs, ctx) -> bool:
+        """Run a plan of plan_for on OP, the root of a rewrite begun (ctx.begin_rewrite):
+        whether it changed OP."""
         ctx.changed = False
-        ctx.begin_rewrite(op)
         for on_attributes, impl, wants_ctx, args in plan:
             if on_attributes is not None:
                 on_attributes(ctx, op, attrs, *args)
@@ -177,22 +189,22 @@ def _builtin_only(node, functions: dict, builtins: dict) -> bool:
 _NAMES_SEEN: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
-def attribute_names(op: ir.Operation, attrs) -> tuple[str, ...]:
-    """The names of OP's attributes ATTRS, in their order. Listing them is slow
-    (a Python string per name): an op with as many attributes as the last op
-    of its name, all of whose names it has, has exactly those (names are
-    unique), in the same order (which depends only on the op's name and the
-    attribute names: MLIR orders an op's attribute dictionary by name)."""
+def attribute_items(op_name: str, attrs) -> list[tuple[str, ir.Attribute]]:
+    """(name, attribute) of each of ATTRS, the attributes of an op named OP_NAME,
+    in their order. Listing the names is slow (a Python string per name): an op
+    with as many attributes as the last op of its name, all of whose names it
+    has, has exactly those (names are unique), in the same order (which depends
+    only on the op's name and the attribute names: MLIR orders an op's attribute
+    dictionary by name)."""
     n = len(attrs)
     if not n:
-        return ()
-    key = (op.name, n)
+        return []
+    key = (op_name, n)
     names = _NAMES_SEEN.get(key)
     if names is not None:
-        for name in names:
-            if name not in attrs:
-                break
-        else:
-            return names
+        try:
+            return [(name, attrs[name]) for name in names]
+        except KeyError:  # another set of names
+            pass
     names = _NAMES_SEEN[key] = tuple(attrs.keys())
-    return names
+    return [(name, attrs[name]) for name in names]

@@ -30,20 +30,32 @@ def fully_open(mesh_name, rank: int, inline_mesh=None) -> TensorSharding:
 
 
 def erase_manual_axes(sharding: TensorSharding, manual_axes) -> TensorSharding:
-    """The sharding with the manual axes dropped (dims, replicated, unreduced)."""
+    """The sharding with the manual axes dropped (dims, replicated, unreduced).
+    (Built directly, not with dataclasses.replace: edge owners of manual
+    computations are read often.)"""
     manual = set(manual_axes)
-    return sharding.map_axes(lambda axes: tuple(a for a in axes if a.name not in manual))
+
+    def kept(axes: tuple) -> tuple:
+        for a in axes:
+            if a.name in manual:
+                return tuple(a for a in axes if a.name not in manual)
+        return axes
+
+    dims = tuple(d if kept(d.axes) is d.axes else DimSharding(kept(d.axes), d.is_closed, d.priority)
+                 for d in sharding.dims)
+    return TensorSharding(sharding.mesh_name, dims, kept(sharding.replicated), kept(sharding.unreduced),
+                          sharding.inline_mesh)
 
 
 def add_free_axes(outer: TensorSharding, free: TensorSharding, manual_axes) -> TensorSharding:
     """Shardy's addFreeAxesToManualComputationSharding: `outer`'s manual axes
     followed by `free`'s axes in each dim (open/closed and priority of `free`),
     on `free`'s mesh, with `outer`'s replicated and unreduced axes."""
-    from dataclasses import replace
     manual = set(manual_axes)
-    dims = tuple(replace(new_dim, axes=tuple(a for a in old_dim.axes if a.name in manual) + new_dim.axes)
+    dims = tuple(DimSharding(tuple(a for a in old_dim.axes if a.name in manual) + new_dim.axes,
+                             new_dim.is_closed, new_dim.priority)
                  for old_dim, new_dim in zip(outer.dims, free.dims))
-    return replace(outer, mesh_name=free.mesh_name, inline_mesh=free.inline_mesh, dims=dims)
+    return TensorSharding(free.mesh_name, dims, outer.replicated, outer.unreduced, free.inline_mesh)
 
 
 class ShardingStore:
