@@ -250,7 +250,7 @@ class PropagationEngine(RewriteDriver):
         """The same step as propagate_tensors (step_updates), memoized, keyed by
         small integers: the step's static part (rule, directions, strategy...,
         kept on `holder`, an OpNode or EdgeStep, and shared by ops of one
-        `structure`) and the interned sharding of each of `values` (shardable
+        `structure`, or edges alike: EdgeStep.alike) and the interned sharding of each of `values` (shardable
         values: operands then results), which the store keeps per value; the
         step's updates carry their own interned form, so comparing an update
         with the current sharding is comparing two integers. `through`: the
@@ -354,12 +354,13 @@ class PropagationEngine(RewriteDriver):
             return False
         if frame.transform is None or frame.in_group:
             changed = (self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                       directions, strategy, False, None, notify)
+                                       directions, strategy, False, frame.alike, notify)
                        if frame.transform is None else
                        self._step_through_owner(frame, directions, strategy, notify))
         else:
             changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                      directions, strategy, False, None, notify, frame.transform)
+                                      directions, strategy, False, frame.alike, notify,
+                                      frame.transform)
         if not changed:
             if not frame.watched:
                 self._watch(frame, frame.values, resolved=True)
@@ -376,13 +377,16 @@ class PropagationEngine(RewriteDriver):
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
         self.find_structure(node, None, [result])  # (edges alike share their directions)
         rule = identity_rule(shape, len(sources))
-        if self.dataflow.strips_manual_axes(edge):
+        transform = EdgeTransform(self.dataflow, edge) if self.dataflow.strips_manual_axes(edge) else None
+        # Edges of one rule and view change share their steps' static keys
+        # (as ops of one structure do; the edge op is elementwise or not alike).
+        alike = self._edges_alike.setdefault((rule, transform), ("edge", len(self._edges_alike)))
+        if transform is not None:
             # (a sharding group member is synced with the owner's view of the
             # edge: such an edge keeps the unmemoized step)
-            return EdgeStep(edge, values, rule, len(sources), sources,
-                            EdgeTransform(self.dataflow, edge),
+            return EdgeStep(edge, values, rule, len(sources), alike, sources, transform,
                             in_group=any(v in self.group_of for v in values if v is not None))
-        return EdgeStep(edge, values, rule, len(sources))
+        return EdgeStep(edge, values, rule, len(sources), alike)
 
     def _step_through_owner(self, frame: EdgeStep, directions: tuple, strategy, notify) -> bool:
         """propagate_data_flow_edge's step of an edge whose owner strips manual

@@ -61,6 +61,7 @@ class PropagationState:
         self._structure_ids: dict = {}  # structure key -> a small integer (see values.structure_key)
         self._rules_by_structure: dict = {}  # structure id -> rule
         self._static_keys: dict = {}  # (structure id, directions, strategy) -> static step key
+        self._edges_alike: dict = {}  # (an edge's rule, its view change) -> its EdgeStep.alike
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
         self.rule_provider = rule_provider or self.registry.rule_for
