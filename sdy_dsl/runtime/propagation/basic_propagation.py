@@ -373,6 +373,9 @@ class PropagationEngine(RewriteDriver):
         shape = static_shape(result.type)
         if shape is None:
             return None
+        # (its sharding read as a registered op's are, see _frame: its step reads it next)
+        self.store.owners[result] = edge
+        self.store.read_results(edge, [result], name=node.name)
         sources = self.dataflow.sources(edge)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
         self.find_structure(node, None, [result])  # (edges alike share their directions)

@@ -30,19 +30,24 @@ def sharding_refs(engine: PropagationEngine) -> list[tuple[tuple, TensorSharding
             if s is not None:
                 refs.append((("res", func, i), s))
     store, dataflow, table = engine.store, engine.dataflow, engine.table
-    values = []
+    values = []  # (value, its owning op), each with a slot
 
     for op in engine.live_func_ops():
         op = op.operation
         if len(op.regions) and dataflow.is_shardable_block_arg_owner(op):
             blocks = op.regions[0].blocks
             if len(blocks):
-                values.extend(blocks[0].arguments)
-        decl = table.result_slot(op.name)
+                values.extend((arg, op) for arg in blocks[0].arguments)
+        name = op.name
+        decl = table.result_slot(name)
         if decl is not None and store.may_hold(op, decl.attr):
-            values.extend(op.results)
-    for value in values:
-        if store.locate(value) is None or dataflow.edge_of_target(value) is not None:
+            results = list(op.results)
+            for result in results:
+                store.owners[result] = op
+            store.read_results(op, results, name=name)  # (read at once, as propagation reads them)
+            values.extend((result, op) for result in results)
+    for value, op in values:
+        if dataflow.edge_of_target(value, op) is not None:
             continue
         s = store.get(value)
         if s is not None:
