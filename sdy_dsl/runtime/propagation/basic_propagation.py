@@ -26,7 +26,7 @@ from ..values import block_terminator, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
 from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
-from .dataflow import EdgeTransform
+from .dataflow import EdgeOwner, EdgeTransform
 from .propagation_state import PropagationError
 from .rewrite_driver import RewriteDriver
 from .worklist import EdgeStep, OpNode
@@ -376,11 +376,14 @@ class PropagationEngine(RewriteDriver):
         # (its sharding read as a registered op's are, see _frame: its step reads it next)
         self.store.owners[result] = edge
         self.store.read_results(edge, [result], name=node.name)
-        sources = self.dataflow.sources(edge)
+        dataflow = self.dataflow
+        owner = EdgeOwner(edge, dataflow.table)
+        sources = dataflow.sources(edge, owner)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
         self.find_structure(node, None, [result])  # (edges alike share their directions)
         rule = identity_rule(shape, len(sources))
-        transform = EdgeTransform(self.dataflow, edge) if self.dataflow.strips_manual_axes(edge) else None
+        transform = (EdgeTransform(dataflow, edge, owner) if dataflow.strips_manual_axes(edge, owner)
+                     else None)
         # Edges of one rule and view change share their steps' static keys
         # (as ops of one structure do; the edge op is elementwise or not alike).
         alike = self._edges_alike.setdefault((rule, transform), ("edge", len(self._edges_alike)))
