@@ -390,9 +390,9 @@ class PropagationEngine(RewriteDriver):
         if transform is not None:
             # (a sharding group member is synced with the owner's view of the
             # edge: such an edge keeps the unmemoized step)
-            return EdgeStep(edge, values, rule, len(sources), alike, sources, transform,
+            return EdgeStep(edge, owner, values, rule, len(sources), alike, sources, transform,
                             in_group=any(v in self.group_of for v in values if v is not None))
-        return EdgeStep(edge, values, rule, len(sources), alike)
+        return EdgeStep(edge, owner, values, rule, len(sources), alike)
 
     def _step_through_owner(self, frame: EdgeStep, directions: tuple, strategy, notify) -> bool:
         """propagate_data_flow_edge's step of an edge whose owner strips manual

@@ -176,13 +176,11 @@ class DataFlowEdges:
                 found.append(block_terminator(region.blocks[0]).operands[index])
         return found
 
-    def non_owner_targets(self, edge: ir.Operation) -> list[ir.Value]:
-        owner = edge.operands[0]
-        if not isinstance(owner, ir.OpResult):
-            return []
-        op = owning_op(owner)
-        decl = self.table.data_flow(op)
-        if decl is None:
+    def non_owner_targets(self, edge: ir.Operation, owner: EdgeOwner | None = None) -> list[ir.Value]:
+        """`owner`: the edge's EdgeOwner, if the caller has it."""
+        owner = owner or EdgeOwner(edge, self.table)
+        owner, op, decl = owner.value, owner.op, owner.decl
+        if not isinstance(owner, ir.OpResult) or decl is None:
             return []
         return [op.regions[r].blocks[0].arguments[owner.result_number]
                 for r in decl.non_owner_target_regions]

@@ -410,10 +410,12 @@ class PropagationState:
             op = self.store.owners.get(value)
             if op is None:
                 op = value.owner.operation
+            node = self.node(op)
             if op.name == DATA_FLOW_EDGE:
-                for target in self.dataflow.non_owner_targets(op):
+                step = node.edge  # (its owner, if its step was built)
+                for target in self.dataflow.non_owner_targets(op, step.owner if step else None):
                     self.notify_users_modified(target, notify)
-            notify(self.node(op))
+            notify(node)
         else:
             notify(self.node(value.owner.owner.operation))
         self.notify_users_modified(value, notify)

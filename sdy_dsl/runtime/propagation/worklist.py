@@ -80,18 +80,19 @@ class OpNode:
 
 class EdgeStep:
     """A data-flow edge's step as a registered op's is kept (see
-    PropagationEngine.propagate_data_flow_edge_node): its sources and its
-    result, an identity rule, and the same clean / memo state as an OpNode.
+    PropagationEngine.propagate_data_flow_edge_node): its owner, its sources
+    and its result, an identity rule, and the same clean / memo state as an OpNode.
     An edge whose owner strips manual axes also keeps its sources (as they
     are) and its owner's view change (`transform`, a dataflow.EdgeTransform):
     its memoized step sees its sharding through it."""
 
-    __slots__ = ("op", "values", "rule", "num_sources", "alike", "clean", "clean_by", "watched",
-                 "step_key", "directions", "sources", "transform", "in_group")
+    __slots__ = ("op", "owner", "values", "rule", "num_sources", "alike", "clean", "clean_by",
+                 "watched", "step_key", "directions", "sources", "transform", "in_group")
 
-    def __init__(self, op, values: tuple, rule, num_sources: int, alike, sources=None,
+    def __init__(self, op, owner, values: tuple, rule, num_sources: int, alike, sources=None,
                  transform=None, in_group: bool = False):
         self.op = op
+        self.owner = owner  # its dataflow.EdgeOwner
         self.values = values  # the shardable values of its sources, then its result
         self.rule = rule
         self.num_sources = num_sources
