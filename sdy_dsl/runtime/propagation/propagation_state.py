@@ -175,20 +175,21 @@ class PropagationState:
                 node.structure = ids[key] = len(ids)
 
     def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
-        owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
-        edge = self.dataflow.edge_of_target(value, owner)
-        if edge is not None:
-            return edge.results[0]
         if isinstance(value, ir.OpResult):
-            return value
+            edge = self.dataflow.edge_of_target(value, self.store.owners.get(value))
+            return edge.results[0] if edge is not None else value
         parent = value.owner.owner
         if parent is None:
             return None
         parent = parent.operation
         if self.table.data_flow(parent) is not None:
+            edge = self.dataflow.edge_of_target(value, parent)
+            if edge is not None:
+                return edge.results[0]
             # Shardy's getEdgeOwnerFromTarget: a while body argument stands
             # for the while result even without data-flow edges.
-            return self.dataflow.edge_owner_from_target(value)
+            return self.dataflow.edge_owner_from_target(value, parent)
+        # (no data-flow op owns it: no edge either)
         if self.dataflow.is_shardable_block_arg_owner(parent):
             return value
         return None
