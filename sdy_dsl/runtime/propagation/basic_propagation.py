@@ -520,8 +520,9 @@ def _returned_values(engine: PropagationEngine) -> list:
 
 def _propagate_func_results(engine: PropagationEngine, strategy) -> None:
     for func, returned in _returned_values(engine):
+        func_results = engine.store.func_results(func)  # (read once: updated in place)
         for index, value, shape in returned:
-            inputs = (strategy, engine.get(value), engine.get_func_result(func, index))
+            inputs = (strategy, engine.get(value), func_results[index])
             key = (func, index)
             last = engine._func_results_unchanged.get(key)
             if (engine.trace is None and last is not None
