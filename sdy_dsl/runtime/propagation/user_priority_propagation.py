@@ -79,6 +79,11 @@ def _rank(dim: DimSharding, unprioritized: int) -> int:
 
 
 def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh, unprioritized: int) -> TensorSharding:
+    """The sharding with only its priority-0 dims (the others replicated);
+    `sharding` itself when that is what it already is (most are)."""
+    if (unprioritized == 0 and all(dim.priority is None for dim in sharding.dims)
+            and _in_mesh_order(sharding.replicated, mesh)):
+        return sharding
     dims, replicated = [], list(sharding.replicated)
     for dim in sharding.dims:
         if _rank(dim, unprioritized) == 0:
@@ -89,6 +94,11 @@ def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh, unprioriti
     replicated.sort(key=lambda a: a.sort_key(mesh))
     return TensorSharding(sharding.mesh_name, tuple(dims), tuple(replicated),
                           sharding.unreduced, sharding.inline_mesh)
+
+
+def _in_mesh_order(axes, mesh: Mesh) -> bool:
+    keys = [a.sort_key(mesh) for a in axes]
+    return all(a <= b for a, b in zip(keys, keys[1:]))
 
 
 def _updated_for_priority(current: TensorSharding, original: TensorSharding,
@@ -115,7 +125,9 @@ def user_priorities(engine: PropagationEngine, inner, heuristics, unprioritized:
             priorities = {_rank(d, rank_of_none) for d in sharding.dims if _rank(d, rank_of_none) > 0}
             for p in priorities:
                 per_priority.setdefault(p, []).append((ref, sharding))
-            set_ref(engine, ref, _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none))
+            initialized = _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none)
+            if initialized is not sharding:
+                set_ref(engine, ref, initialized)
         inner(get_direction)
         for priority in sorted(per_priority):
             for ref, original in per_priority[priority]:
