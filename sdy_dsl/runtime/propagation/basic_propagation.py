@@ -358,9 +358,8 @@ class PropagationEngine(RewriteDriver):
                        if frame.transform is None else
                        self._step_through_owner(frame, directions, strategy, notify))
         else:
-            changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                      directions, strategy, False, frame.alike, notify,
-                                      frame.transform)
+            changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources, directions,
+                                      strategy, False, frame.alike, notify, frame.transform)
         if not changed:
             if not frame.watched:
                 self._watch(frame, frame.values, resolved=True)
@@ -384,9 +383,7 @@ class PropagationEngine(RewriteDriver):
         rule = identity_rule(shape, len(sources))
         transform = (EdgeTransform(dataflow, edge, owner) if dataflow.strips_manual_axes(edge, owner)
                      else None)
-        # Edges of one rule and view change share their steps' static keys
-        # (as ops of one structure do; the edge op is elementwise or not alike).
-        alike = self._edges_alike.setdefault((rule, transform), ("edge", len(self._edges_alike)))
+        alike = self.edges_alike(rule, transform)
         if transform is not None:
             # (a sharding group member is synced with the owner's view of the
             # edge: such an edge keeps the unmemoized step)

@@ -156,6 +156,12 @@ class PropagationState:
         shardable = self.shardable_value
         return tuple([shardable(v) for v in values])
 
+    def edges_alike(self, rule: OpShardingRule, transform) -> tuple:
+        """What data-flow edges of one (identity) rule and view change (a
+        dataflow.EdgeTransform or None) share (EdgeStep.alike): their steps'
+        static keys, as ops of one structure do (edge ops are elementwise or not alike)."""
+        return self._edges_alike.setdefault((rule, transform), ("edge", len(self._edges_alike)))
+
     def find_structure(self, node: OpNode, operands, results, attrs=None) -> None:
         """node.structure: the id of its op's structure key, if it has one
         (`attrs`: the op's attributes, if the caller has them)."""
