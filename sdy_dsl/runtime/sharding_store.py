@@ -333,7 +333,12 @@ class ShardingStore:
             self.on_change(value)
 
     def func_result(self, func: ir.Operation, index: int) -> TensorSharding | None:
-        return self._slot(func, FUNC_RESULTS, "func-arg-attrs", lambda: _func_results(func))[index]
+        return self.func_results(func)[index]
+
+    def func_results(self, func: ir.Operation) -> list:
+        """The shardings of the func's results (buffered mode: the store's own
+        list, which set_func_result updates in place)."""
+        return self._slot(func, FUNC_RESULTS, "func-arg-attrs", lambda: _func_results(func))
 
     def set_func_result(self, func: ir.Operation, index: int, sharding: TensorSharding | None) -> bool:
         shardings = self._slot(func, FUNC_RESULTS, "func-arg-attrs", lambda: _func_results(func))

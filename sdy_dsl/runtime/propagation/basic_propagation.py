@@ -26,7 +26,7 @@ from ..values import block_terminator, tensor_type
 from .basic_factor_propagation import BASIC, BasicFactorPropagation
 from .factor_propagation import Direction
 from ..sharding_projection import ShardingProjection
-from .dataflow import EdgeTransform
+from .dataflow import EdgeOwner, EdgeTransform
 from .propagation_state import PropagationError
 from .rewrite_driver import RewriteDriver
 from .worklist import EdgeStep, OpNode
@@ -250,7 +250,7 @@ class PropagationEngine(RewriteDriver):
         """The same step as propagate_tensors (step_updates), memoized, keyed by
         small integers: the step's static part (rule, directions, strategy...,
         kept on `holder`, an OpNode or EdgeStep, and shared by ops of one
-        `structure`) and the interned sharding of each of `values` (shardable
+        `structure`, or edges alike: EdgeStep.alike) and the interned sharding of each of `values` (shardable
         values: operands then results), which the store keeps per value; the
         step's updates carry their own interned form, so comparing an update
         with the current sharding is comparing two integers. `through`: the
@@ -354,12 +354,12 @@ class PropagationEngine(RewriteDriver):
             return False
         if frame.transform is None or frame.in_group:
             changed = (self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                       directions, strategy, False, None, notify)
+                                       directions, strategy, False, frame.alike, notify)
                        if frame.transform is None else
                        self._step_through_owner(frame, directions, strategy, notify))
         else:
-            changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
-                                      directions, strategy, False, None, notify, frame.transform)
+            changed = self._memo_step(frame, frame.values, frame.rule, frame.num_sources, directions,
+                                      strategy, False, frame.alike, notify, frame.transform)
         if not changed:
             if not frame.watched:
                 self._watch(frame, frame.values, resolved=True)
@@ -372,17 +372,24 @@ class PropagationEngine(RewriteDriver):
         shape = static_shape(result.type)
         if shape is None:
             return None
-        sources = self.dataflow.sources(edge)
+        # (its sharding read as a registered op's are, see _frame: its step reads it next)
+        self.store.owners[result] = edge
+        self.store.read_results(edge, [result], name=node.name)
+        dataflow = self.dataflow
+        owner = EdgeOwner(edge, dataflow.table)
+        sources = dataflow.sources(edge, owner)
         values = tuple([self.shardable_value(v) for v in sources]) + (result,)
         self.find_structure(node, None, [result])  # (edges alike share their directions)
         rule = identity_rule(shape, len(sources))
-        if self.dataflow.strips_manual_axes(edge):
+        transform = (EdgeTransform(dataflow, edge, owner) if dataflow.strips_manual_axes(edge, owner)
+                     else None)
+        alike = self.edges_alike(rule, transform)
+        if transform is not None:
             # (a sharding group member is synced with the owner's view of the
             # edge: such an edge keeps the unmemoized step)
-            return EdgeStep(edge, values, rule, len(sources), sources,
-                            EdgeTransform(self.dataflow, edge),
+            return EdgeStep(edge, owner, values, rule, len(sources), alike, sources, transform,
                             in_group=any(v in self.group_of for v in values if v is not None))
-        return EdgeStep(edge, values, rule, len(sources))
+        return EdgeStep(edge, owner, values, rule, len(sources), alike)
 
     def _step_through_owner(self, frame: EdgeStep, directions: tuple, strategy, notify) -> bool:
         """propagate_data_flow_edge's step of an edge whose owner strips manual
@@ -510,8 +517,9 @@ def _returned_values(engine: PropagationEngine) -> list:
 
 def _propagate_func_results(engine: PropagationEngine, strategy) -> None:
     for func, returned in _returned_values(engine):
+        func_results = engine.store.func_results(func)  # (read once: updated in place)
         for index, value, shape in returned:
-            inputs = (strategy, engine.get(value), engine.get_func_result(func, index))
+            inputs = (strategy, engine.get(value), func_results[index])
             key = (func, index)
             last = engine._func_results_unchanged.get(key)
             if (engine.trace is None and last is not None

@@ -43,6 +43,19 @@ def _single_edge_user(owner: ir.Value | None) -> ir.Operation | None:
 
 
 
+class EdgeOwner:
+    """What the questions about one edge start from, looked up once: its
+    owner (the edge's operand), the op that owns it and that op's data-flow
+    declaration (None: the op declares none)."""
+
+    __slots__ = ("value", "op", "decl")
+
+    def __init__(self, edge: ir.Operation, table):
+        self.value = edge.operands[0]
+        self.op = owning_op(self.value)
+        self.decl = table.data_flow(self.op)
+
+
 class EdgeTransform:
     """`DataFlowEdges.transform` of one edge whose owner strips manual axes.
     The owner's manual axes and its own shardings are attributes, which a
@@ -56,11 +69,12 @@ class EdgeTransform:
 
     __slots__ = ("dataflow", "edge", "before", "after", "_hash")
 
-    def __init__(self, dataflow: "DataFlowEdges", edge: ir.Operation):
+    def __init__(self, dataflow: "DataFlowEdges", edge: ir.Operation, owner: EdgeOwner | None = None):
         self.dataflow = dataflow
         self.edge = edge
-        self.before = dataflow.view_change(edge, True)  # the sharding as the step sees it
-        self.after = dataflow.view_change(edge, False)  # the step's update as written back
+        owner = owner or EdgeOwner(edge, dataflow.table)
+        self.before = dataflow.view_change(edge, True, owner)  # the sharding as the step sees it
+        self.after = dataflow.view_change(edge, False, owner)  # the step's update as written back
         self._hash = hash((self.before, self.after))
 
     def __call__(self, sharding: TensorSharding | None, before: bool) -> TensorSharding | None:
@@ -145,10 +159,10 @@ class DataFlowEdges:
             return None
         return _single_edge_user(user.results[use.operand_number])
 
-    def sources(self, edge: ir.Operation) -> list[ir.Value]:
-        owner = edge.operands[0]
-        op = owning_op(owner)
-        decl = self.table.data_flow(op)
+    def sources(self, edge: ir.Operation, owner: EdgeOwner | None = None) -> list[ir.Value]:
+        """`owner`: the edge's EdgeOwner, if the caller has it."""
+        owner = owner or EdgeOwner(edge, self.table)
+        owner, op, decl = owner.value, owner.op, owner.decl
         if decl is None:
             return []
         if isinstance(owner, ir.BlockArgument):
@@ -162,20 +176,18 @@ class DataFlowEdges:
                 found.append(block_terminator(region.blocks[0]).operands[index])
         return found
 
-    def non_owner_targets(self, edge: ir.Operation) -> list[ir.Value]:
-        owner = edge.operands[0]
-        if not isinstance(owner, ir.OpResult):
-            return []
-        op = owning_op(owner)
-        decl = self.table.data_flow(op)
-        if decl is None:
+    def non_owner_targets(self, edge: ir.Operation, owner: EdgeOwner | None = None) -> list[ir.Value]:
+        """`owner`: the edge's EdgeOwner, if the caller has it."""
+        owner = owner or EdgeOwner(edge, self.table)
+        owner, op, decl = owner.value, owner.op, owner.decl
+        if not isinstance(owner, ir.OpResult) or decl is None:
             return []
         return [op.regions[r].blocks[0].arguments[owner.result_number]
                 for r in decl.non_owner_target_regions]
 
-    def strips_manual_axes(self, edge: ir.Operation) -> bool:
+    def strips_manual_axes(self, edge: ir.Operation, owner: EdgeOwner | None = None) -> bool:
         """Whether `transform` may change a sharding (else it is the identity)."""
-        decl = self.table.data_flow(owning_op(edge.operands[0]))
+        decl = (owner or EdgeOwner(edge, self.table)).decl
         return decl is not None and bool(decl.strip_manual_axes)
 
     def transform(self, edge: ir.Operation, sharding: TensorSharding | None,
@@ -185,12 +197,12 @@ class DataFlowEdges:
             return None
         return self.apply_view_change(self.view_change(edge, before), sharding)
 
-    def view_change(self, edge: ir.Operation, before: bool) -> ViewChange | None:
+    def view_change(self, edge: ir.Operation, before: bool,
+                    owner: EdgeOwner | None = None) -> ViewChange | None:
         """What `transform(edge, _, before)` does (None: nothing, the owner
         strips no manual axes)."""
-        owner = edge.operands[0]
-        op = owning_op(owner)
-        decl = self.table.data_flow(op)
+        owner = owner or EdgeOwner(edge, self.table)
+        owner, op, decl = owner.value, owner.op, owner.decl
         if decl is None or not decl.strip_manual_axes:
             return None
         manual = frozenset(codec.manual_axes(op.attributes[decl.strip_manual_axes]).axes)

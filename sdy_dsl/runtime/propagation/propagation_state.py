@@ -61,6 +61,7 @@ class PropagationState:
         self._structure_ids: dict = {}  # structure key -> a small integer (see values.structure_key)
         self._rules_by_structure: dict = {}  # structure id -> rule
         self._static_keys: dict = {}  # (structure id, directions, strategy) -> static step key
+        self._edges_alike: dict = {}  # (an edge's rule, its view change) -> its EdgeStep.alike
         self._shardable: dict = {}  # value -> the value holding its sharding (see shardable_value)
         self._shardable_erasures = 0
         self.rule_provider = rule_provider or self.registry.rule_for
@@ -155,6 +156,12 @@ class PropagationState:
         shardable = self.shardable_value
         return tuple([shardable(v) for v in values])
 
+    def edges_alike(self, rule: OpShardingRule, transform) -> tuple:
+        """What data-flow edges of one (identity) rule and view change (a
+        dataflow.EdgeTransform or None) share (EdgeStep.alike): their steps'
+        static keys, as ops of one structure do (edge ops are elementwise or not alike)."""
+        return self._edges_alike.setdefault((rule, transform), ("edge", len(self._edges_alike)))
+
     def find_structure(self, node: OpNode, operands, results, attrs=None) -> None:
         """node.structure: the id of its op's structure key, if it has one
         (`attrs`: the op's attributes, if the caller has them)."""
@@ -174,20 +181,21 @@ class PropagationState:
                 node.structure = ids[key] = len(ids)
 
     def _find_shardable_value(self, value: ir.Value) -> ir.Value | None:
-        owner = self.store.owners.get(value) if isinstance(value, ir.OpResult) else None
-        edge = self.dataflow.edge_of_target(value, owner)
-        if edge is not None:
-            return edge.results[0]
         if isinstance(value, ir.OpResult):
-            return value
+            edge = self.dataflow.edge_of_target(value, self.store.owners.get(value))
+            return edge.results[0] if edge is not None else value
         parent = value.owner.owner
         if parent is None:
             return None
         parent = parent.operation
         if self.table.data_flow(parent) is not None:
+            edge = self.dataflow.edge_of_target(value, parent)
+            if edge is not None:
+                return edge.results[0]
             # Shardy's getEdgeOwnerFromTarget: a while body argument stands
             # for the while result even without data-flow edges.
-            return self.dataflow.edge_owner_from_target(value)
+            return self.dataflow.edge_owner_from_target(value, parent)
+        # (no data-flow op owns it: no edge either)
         if self.dataflow.is_shardable_block_arg_owner(parent):
             return value
         return None
@@ -409,10 +417,12 @@ class PropagationState:
             op = self.store.owners.get(value)
             if op is None:
                 op = value.owner.operation
+            node = self.node(op)
             if op.name == DATA_FLOW_EDGE:
-                for target in self.dataflow.non_owner_targets(op):
+                step = node.edge  # (its owner, if its step was built)
+                for target in self.dataflow.non_owner_targets(op, step.owner if step else None):
                     self.notify_users_modified(target, notify)
-            notify(self.node(op))
+            notify(node)
         else:
             notify(self.node(value.owner.owner.operation))
         self.notify_users_modified(value, notify)

@@ -55,10 +55,11 @@ class RewriteDriver(PropagationState):
 
         # A registered op whose step is known to change nothing now is passed
         # over here (what propagate_registered_op would find first, without
-        # the calls): no rule, no direction, or a clean step.
+        # the calls): no rule, no direction, or a clean step; so is a
+        # data-flow edge (EdgeStep.quiet) that has no rule of its own.
         heuristics, priority = (by_heuristics[0], by_heuristics[1]) if by_heuristics else (None, 0)
         skip_clean = self.trace is None
-        registered = OpNode.REGISTERED
+        registered, data_flow_edge = OpNode.REGISTERED, OpNode.DATA_FLOW_EDGE
         while items:
             node = items.pop()
             if node is None:
@@ -81,6 +82,11 @@ class RewriteDriver(PropagationState):
                     if not kept[3][priority] or (node.clean_by is strategy
                                                  and node.clean == kept[2][priority]):
                         continue
+            elif skip_clean and node.kind == data_flow_edge and node.frame is None:
+                step = node.edge
+                if step is None or (step is not False
+                                    and step.quiet(get_direction, self.erasures, strategy)):
+                    continue
             current = node
             if node.kind == registered:
                 self.propagate_registered_op(node, strategy, get_direction, notify)

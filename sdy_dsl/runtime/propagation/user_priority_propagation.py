@@ -30,19 +30,24 @@ def sharding_refs(engine: PropagationEngine) -> list[tuple[tuple, TensorSharding
             if s is not None:
                 refs.append((("res", func, i), s))
     store, dataflow, table = engine.store, engine.dataflow, engine.table
-    values = []
+    values = []  # (value, its owning op), each with a slot
 
     for op in engine.live_func_ops():
         op = op.operation
         if len(op.regions) and dataflow.is_shardable_block_arg_owner(op):
             blocks = op.regions[0].blocks
             if len(blocks):
-                values.extend(blocks[0].arguments)
-        decl = table.result_slot(op.name)
+                values.extend((arg, op) for arg in blocks[0].arguments)
+        name = op.name
+        decl = table.result_slot(name)
         if decl is not None and store.may_hold(op, decl.attr):
-            values.extend(op.results)
-    for value in values:
-        if store.locate(value) is None or dataflow.edge_of_target(value) is not None:
+            results = list(op.results)
+            for result in results:
+                store.owners[result] = op
+            store.read_results(op, results, name=name)  # (read at once, as propagation reads them)
+            values.extend((result, op) for result in results)
+    for value, op in values:
+        if dataflow.edge_of_target(value, op) is not None:
             continue
         s = store.get(value)
         if s is not None:
@@ -74,6 +79,11 @@ def _rank(dim: DimSharding, unprioritized: int) -> int:
 
 
 def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh, unprioritized: int) -> TensorSharding:
+    """The sharding with only its priority-0 dims (the others replicated);
+    `sharding` itself when that is what it already is (most are)."""
+    if (unprioritized == 0 and all(dim.priority is None for dim in sharding.dims)
+            and _in_mesh_order(sharding.replicated, mesh)):
+        return sharding
     dims, replicated = [], list(sharding.replicated)
     for dim in sharding.dims:
         if _rank(dim, unprioritized) == 0:
@@ -84,6 +94,11 @@ def _initialized_for_priorities(sharding: TensorSharding, mesh: Mesh, unprioriti
     replicated.sort(key=lambda a: a.sort_key(mesh))
     return TensorSharding(sharding.mesh_name, tuple(dims), tuple(replicated),
                           sharding.unreduced, sharding.inline_mesh)
+
+
+def _in_mesh_order(axes, mesh: Mesh) -> bool:
+    keys = [a.sort_key(mesh) for a in axes]
+    return all(a <= b for a, b in zip(keys, keys[1:]))
 
 
 def _updated_for_priority(current: TensorSharding, original: TensorSharding,
@@ -110,7 +125,9 @@ def user_priorities(engine: PropagationEngine, inner, heuristics, unprioritized:
             priorities = {_rank(d, rank_of_none) for d in sharding.dims if _rank(d, rank_of_none) > 0}
             for p in priorities:
                 per_priority.setdefault(p, []).append((ref, sharding))
-            set_ref(engine, ref, _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none))
+            initialized = _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none)
+            if initialized is not sharding:
+                set_ref(engine, ref, initialized)
         inner(get_direction)
         for priority in sorted(per_priority):
             for ref, original in per_priority[priority]:

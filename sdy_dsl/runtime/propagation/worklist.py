@@ -80,21 +80,23 @@ class OpNode:
 
 class EdgeStep:
     """A data-flow edge's step as a registered op's is kept (see
-    PropagationEngine.propagate_data_flow_edge_node): its sources and its
-    result, an identity rule, and the same clean / memo state as an OpNode.
+    PropagationEngine.propagate_data_flow_edge_node): its owner, its sources
+    and its result, an identity rule, and the same clean / memo state as an OpNode.
     An edge whose owner strips manual axes also keeps its sources (as they
     are) and its owner's view change (`transform`, a dataflow.EdgeTransform):
     its memoized step sees its sharding through it."""
 
-    __slots__ = ("op", "values", "rule", "num_sources", "clean", "clean_by", "watched",
-                 "step_key", "directions", "sources", "transform", "in_group")
+    __slots__ = ("op", "owner", "values", "rule", "num_sources", "alike", "clean", "clean_by",
+                 "watched", "step_key", "directions", "sources", "transform", "in_group")
 
-    def __init__(self, op, values: tuple, rule, num_sources: int, sources=None, transform=None,
-                 in_group: bool = False):
+    def __init__(self, op, owner, values: tuple, rule, num_sources: int, alike, sources=None,
+                 transform=None, in_group: bool = False):
         self.op = op
+        self.owner = owner  # its dataflow.EdgeOwner
         self.values = values  # the shardable values of its sources, then its result
         self.rule = rule
         self.num_sources = num_sources
+        self.alike = alike  # the same for edges of one rule and view change: they share a step's static key
         self.sources = sources  # (an owner that strips manual axes) its sources
         self.transform = transform  # ... and its view change, else None
         self.in_group = in_group  # ... and whether one of its values is in a sharding group
@@ -103,4 +105,14 @@ class EdgeStep:
         self.watched = False
         self.step_key = None
         self.directions = None  # (get_direction, erasures, directions) last asked
+
+    def quiet(self, get_direction, erasures: int, strategy) -> bool:
+        """Whether its step is known to change nothing now: its directions in
+        this sweep (asked already) allow no factor, or its last step with
+        them and `strategy` changed nothing and none of its values changed since."""
+        kept = self.directions
+        if kept is None or kept[0] is not get_direction or kept[1] != erasures:
+            return False
+        directions = kept[2]
+        return not any(directions) or (self.clean_by is strategy and self.clean == directions)
 
