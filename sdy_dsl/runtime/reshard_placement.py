@@ -76,17 +76,34 @@ class ReshardPlacement:
         self._shardings.clear()
         self._store.owners.clear()
 
+    def result_sharding(self, value: ir.OpResult, op: ir.Operation) -> TensorSharding | None:
+        """`sharding` of a result of `op` (known to the caller: the store need not
+        locate the value's slot)."""
+        try:
+            return self._shardings[value]
+        except KeyError:
+            decl = self._table.result_slot(op.name)
+            found = self._shardings[value] = (
+                self._store.result_sharding(op, decl, value.result_number) if decl is not None else None)
+            return found
+
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
         table = self._table
-        owners = self._store.owners  # (the store then finds the result's op without asking the IR)
+        owners = self._store.owners  # (known ops of results: asking the IR is costly)
         while isinstance(value, ir.OpResult):
             owner = owners.get(value)
             if owner is None:
-                owner = owners[value] = operation(value.owner)
+                owner = owners[value] = value.owner.operation
             if table.barrier_attr(owner.name) is None:
-                break
+                return self.result_sharding(value, owner)
             value = owner.operands[0]
         return self.sharding(value)
+
+    def result_shardings_bypassing_barriers(self, op: ir.Operation) -> list:
+        """`sharding_bypassing_barriers` of each result of `op`."""
+        if self._table.barrier_attr(op.name) is not None:
+            return [self.sharding_bypassing_barriers(v) for v in op.results]
+        return [self.result_sharding(v, op) for v in op.results]
 
     @staticmethod
     def _create(name: str, operand: ir.Value, attrs: dict, point: ir.InsertionPoint, loc) -> ir.Operation:
