@@ -133,6 +133,8 @@ def is_fully_replicated(sharding: TensorSharding | None) -> bool:
 
 def is_equivalent(a: TensorSharding | None, b: TensorSharding | None) -> bool:
     """jaxlib's isEquivalent: both replicated, or same mesh and same dimension axes."""
+    if a is b:  # (one attribute's sharding: decoded once)
+        return True
     if is_fully_replicated(a):
         return is_fully_replicated(b)
     if b is None:

@@ -49,11 +49,11 @@ class PassCache:
         self.dot_fixes: dict = {}  # see ExplicitReshards.fix_dot_once_per_structure
         self.callees: dict = {}  # callee name -> whether its signature has unreduced axes
         # Outside the full version, in a function without unreduced axes, only
-        # these ops can change: data-flow ops, calls, dots and the ops the
-        # policy resolves fully (the others' visit returns early).
+        # these ops can change: dots and the ops the policy resolves fully (the
+        # others' visit returns early; a data-flow op's or a call's reshards to
+        # their targets are all unreduced collectives, or of the full version).
         self.changing = frozenset(
-            name for name, decl in table.ops.items()
-            if decl.data_flow or decl.callee_attr is not None or "dot" in decl.traits
+            name for name, decl in table.ops.items() if "dot" in decl.traits
         ) | policy.full_version_ops | policy.full_version_if_operand_differs | policy.gathering_ops
         self.find_changing = PostOrderFinder(self.changing)
         self._slot_attrs: dict = {}  # op name -> the attributes of its sharding slots
@@ -61,6 +61,7 @@ class PassCache:
         self._signature_unreduced: dict = {}  # a function's arg_attrs or res_attrs -> the same
         self._arg_shardings: dict = {}  # a function's arg_attrs -> its arguments' shardings
         self._module_unreduced: bool | None = None  # see module_has_unreduced
+        self._scan_plans: dict = {}  # op name -> see _scan_plan
         self._table = table
 
     def slot_attrs(self, name: str) -> tuple:
@@ -126,18 +127,22 @@ class PassCache:
         axes, asked once per pass run (the pass makes none out of none)."""
         if self._module_unreduced is None:
             found = False
-            slot_attrs, unreduced, table = self._slot_attrs, self._unreduced, self._table
+            plans = self._scan_plans
+            unreduced = self._unreduced
             advance, interrupt = ir.WalkResult.ADVANCE, ir.WalkResult.INTERRUPT
 
             def scan(op):  # keeps_unreduced and callee_has_unreduced, inlined: every op comes here
                 nonlocal found
                 name = op.name
-                names = slot_attrs.get(name)
-                if names is None or name == "func.func":
-                    found = self.keeps_unreduced(op, name)
-                else:
+                plan = plans.get(name)
+                if plan is None:
+                    plan = self._scan_plan(name)
+                slot_attrs, is_call = plan
+                if slot_attrs is None:  # a function: its signature
+                    found = self.signature_has_unreduced(op)
+                elif slot_attrs:
                     attrs = op.attributes
-                    for attr_name in names:
+                    for attr_name in slot_attrs:
                         attr = attrs.get(attr_name)
                         if attr is None:
                             continue
@@ -146,13 +151,20 @@ class PassCache:
                             found = self.has_unreduced(attr)
                         if found:
                             break
-                if not found and table.callee_attr(name) is not None:
+                if not found and is_call:
                     found = self.callee_has_unreduced(op, funcs)
                 return interrupt if found else advance
 
             module_of(func).walk(scan)
             self._module_unreduced = found
         return self._module_unreduced
+
+    def _scan_plan(self, name: str) -> tuple:
+        """What module_has_unreduced reads of ops named `name`: their sharding
+        slot attributes (None: a function's signature) and whether they are calls."""
+        plan = self._scan_plans[name] = (
+            None if name == "func.func" else self.slot_attrs(name), self._table.callee_attr(name) is not None)
+        return plan
 
     def keeps_unreduced(self, op: ir.Operation, name: str) -> bool:
         """Whether a sharding slot of the op (not its nested ops') has unreduced axes."""
@@ -254,7 +266,7 @@ class ExplicitReshards(ReshardPlacement):
                 self._unreduced and self._unreduced_result(op)):
             return  # outside the full version only a dot or an unreduced result can change
         in_shardings = [self.sharding_bypassing_barriers(v) for v in op.operands]
-        out_shardings = [self.sharding_bypassing_barriers(v) for v in op.results]
+        out_shardings = self.result_shardings_bypassing_barriers(op)
         rule = self.rule_of(op)
         if rule is None or rule.is_custom:
             return
@@ -281,7 +293,7 @@ class ExplicitReshards(ReshardPlacement):
         version without unreduced axes): decided once per op structure and
         tensor shardings (the layers of a model repeat them), applied to each."""
         ins = [self.sharding_bypassing_barriers(v) for v in op.operands]
-        outs = [self.sharding_bypassing_barriers(v) for v in op.results]
+        outs = self.result_shardings_bypassing_barriers(op)
         key = _dot_structure(op)
         # Shardings are decoded once per attribute: identical objects for one
         # attribute. The entry keeps them alive, so their ids stay theirs.

@@ -58,35 +58,61 @@ class ReshardPlacement:
         except KeyError:
             if isinstance(value, ir.OpResult):
                 # (a result's sharding is where its op keeps it: no edge, no manual axes)
-                found = self._store.get(value)
-            elif value in self._func_args:  # (an argument of the function: its arg_attrs)
+                owner = self._store.owners.get(value)
+                return self.result_sharding(value, owner if owner is not None else value.owner.operation)
+            if value in self._func_args:  # (an argument of the function: its arg_attrs)
                 found = self._func_args[value]
             else:
                 found = interfaces.edge_owner_sharding(value)
             self._shardings[value] = found
             return found
 
-    def set_sharding(self, value: ir.Value, sharding: TensorSharding) -> None:
-        interfaces.set_sharding(value, sharding)
-        self._shardings.clear()  # (a per-value slot's other values may change too)
+    def set_sharding(self, result: ir.OpResult, sharding: TensorSharding) -> None:
+        """Set the sharding of a result of an op the pass visits."""
+        interfaces.set_sharding(result, sharding)
+        op = result.owner.operation
+        if len(op.regions):  # (its results may own the edges of block arguments read through them)
+            self._shardings.clear()
+            return
+        for value in op.results:  # (a per-value slot's other values may change too)
+            self._shardings.pop(value, None)
 
     def erase(self, op: ir.Operation) -> None:
+        """Erase an op without regions (an `sdy.reshard`)."""
+        # (a new value may take an erased one's address: forget what was known of its results)
+        for value in op.results:
+            self._shardings.pop(value, None)
+            self._store.owners.pop(value, None)
         op.erase()
-        # (a new value may take an erased one's address: forget what was known)
-        self._shardings.clear()
-        self._store.owners.clear()
+
+    def result_sharding(self, value: ir.OpResult, op: ir.Operation) -> TensorSharding | None:
+        """`sharding` of a result of `op` (known to the caller: the store need not
+        locate the value's slot)."""
+        try:
+            return self._shardings[value]
+        except KeyError:
+            decl = self._table.result_slot(op.name)
+            found = self._shardings[value] = (
+                self._store.result_sharding(op, decl, value.result_number) if decl is not None else None)
+            return found
 
     def sharding_bypassing_barriers(self, value: ir.Value) -> TensorSharding | None:
         table = self._table
-        owners = self._store.owners  # (the store then finds the result's op without asking the IR)
+        owners = self._store.owners  # (known ops of results: asking the IR is costly)
         while isinstance(value, ir.OpResult):
             owner = owners.get(value)
             if owner is None:
-                owner = owners[value] = operation(value.owner)
+                owner = owners[value] = value.owner.operation
             if table.barrier_attr(owner.name) is None:
-                break
+                return self.result_sharding(value, owner)
             value = owner.operands[0]
         return self.sharding(value)
+
+    def result_shardings_bypassing_barriers(self, op: ir.Operation) -> list:
+        """`sharding_bypassing_barriers` of each result of `op`."""
+        if self._table.barrier_attr(op.name) is not None:
+            return [self.sharding_bypassing_barriers(v) for v in op.results]
+        return [self.result_sharding(v, op) for v in op.results]
 
     @staticmethod
     def _create(name: str, operand: ir.Value, attrs: dict, point: ir.InsertionPoint, loc) -> ir.Operation:

@@ -166,6 +166,16 @@ class ShardingStore:
             return found
         return self._get(value, where)
 
+    def result_sharding(self, op: ir.Operation, decl, index: int) -> TensorSharding | None:
+        """`get` of result `index` of `op`, whose results' slot is `decl` (the
+        caller knows both): an unbuffered store reads that one entry."""
+        if self.buffered or decl.kind not in ("single", "per-value"):
+            return self.get(op.results[index], (op, decl, index))
+        attr = op.attributes.get(decl.attr)
+        if attr is None:
+            return None
+        return codec.tensor_sharding(attr) if decl.kind == "single" else codec.sharding_per_value(attr)[index]
+
     def token(self, value: ir.Value | None) -> int:
         """The interned token of the value's sharding (see `tokens`)."""
         try:
