@@ -63,6 +63,8 @@ class RuleLibrary:
 
     def is_user_file(self, path: Path) -> bool:
         """Whether PATH is in one of the user's rules directories."""
+        if not self.user_dirs:  # (resolving a path costs a stat per component)
+            return False
         resolved = path.resolve()
         return any(resolved.is_relative_to(d.resolve()) for d in self.user_dirs)
 
