@@ -423,16 +423,17 @@ def chunks_of(source: str | bytes, split: bool):
 
 
 def process_chunk(text: str | bytes, first_line: int, fname: str, args: Args, registry, pipeline, observer,
-                  dump_dir: str | None = None, seconds: dict | None = None, context=None):
+                  dump_dir: str | None = None, seconds: dict | None = None, context=None, plan=None):
     """Returns (ok, output_or_None, messages); adds parse and print times to SECONDS.
-    CONTEXT: where to parse it (default: a fresh context)."""
+    CONTEXT: where to parse it (default: a fresh context); PLAN: the pipeline as
+    validated already (PipelineRunner.plan; default: validated again)."""
     padded = text if isinstance(text, bytes) else "\n" * (first_line - 1) + text
     output, diags = run_source(padded, registry, pipeline, observer, unregistered=args.unregistered,
                                seconds=seconds, context=context, dump_dir=dump_dir, progress=args.progress,
                                timing=args.timing, print_before_all=args.print_before_all,
                                print_after_all=args.print_after_all, debuginfo=args.debuginfo,
                                print_after_change=args.print_after_change, asm_options=asm_options(args),
-                               verify_each=args.verify_each)
+                               verify_each=args.verify_each, plan=plan)
     ok = output is not None
     if not args.verify:
         # Notes that only dump the failing op span many lines; the error says enough.
@@ -682,15 +683,16 @@ def _main(argv: list[str]) -> int:
                         collect_stats=args.rule_stats, explain=args.explain, disabled=args.disabled,
                         only_enabled=args.enabled)
     try:
-        return _run_chunks(args, registry, pipeline, observer, fname, source, started, context)
+        return _run_chunks(args, registry, pipeline, observer, fname, source, started, context, runner.plan)
     finally:
         if trace_stream is not None:
             trace_stream.close()
 
 
 def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, started: float,
-                context=None) -> int:
-    """CONTEXT: a context for the first chunk (each other chunk gets a fresh one)."""
+                context=None, plan=None) -> int:
+    """CONTEXT: a context for the first chunk (each other chunk gets a fresh one);
+    PLAN: the pipeline as validated (PipelineRunner.plan), for every chunk."""
     all_ok, outputs, seconds = True, [], {}
     chunks = list(chunks_of(source, args.split))
     for n, (text, first_line) in enumerate(chunks):
@@ -698,7 +700,7 @@ def _run_chunks(args: Args, registry, pipeline, observer, fname: str, source, st
         if dump_dir is not None and len(chunks) > 1:
             dump_dir = str(Path(dump_dir) / f"chunk{n + 1:03d}")  # every chunk keeps its dumps
         ok, out, messages = process_chunk(text, first_line, fname, args, registry, pipeline, observer,
-                                          dump_dir, seconds, context if n == 0 else None)
+                                          dump_dir, seconds, context if n == 0 else None, plan)
         all_ok &= ok
         for m in messages:
             print(m, file=sys.stderr)

@@ -239,7 +239,10 @@ class PipelineRunner:
                  dump_dir: Path | None = None, progress: bool = False, timing: bool = False,
                  print_before_all: bool = False, print_after_all: bool = False, debuginfo: bool = False,
                  print_after_change: bool = False, asm_options: dict | None = None,
-                 verify_each: bool = False):
+                 verify_each: bool = False, plan: list | None = None):
+        """PLAN: the `plan` of an earlier runner of this registry and pipeline
+        (the CLI validates the pipeline before reading its input, then runs it
+        on each chunk): validated once, not again."""
         self.registry = registry
         # Verify after every pass (mlir-opt's default), or once after the last:
         # MLIR's verifier is most of the C++ pipeline's own time on large modules,
@@ -251,7 +254,7 @@ class PipelineRunner:
         self.observer = observer or Observer()
         self.dump_dir = Path(dump_dir) if dump_dir else None
         self.progress, self.timing = progress, timing
-        self.plan = self._plan(pipeline)
+        self.plan = self._plan(pipeline) if plan is None else plan
         self.timings: list[tuple[str, float]] = []
         self._verified = False  # whether the module is known to verify as it is now
 

@@ -27,6 +27,7 @@ so everything downstream (options, --debug-sharding, explain) sees plain passes.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,8 +55,10 @@ class _Expansion:
 # --------------------------------------------------------------------------- named pipelines
 
 
+@functools.cache
 def named_pipeline_file(name: str) -> Path | None:
-    """The shipped pipeline file that defines the named pipeline NAME, if any."""
+    """The shipped pipeline file that defines the named pipeline NAME, if any
+    (asked for every pass name of a pipeline; the shipped files are fixed for the process)."""
     if not name.startswith(("sdy-", "mpmd-")):
         return None
     path = builtin_pipelines_dir() / f"{name.replace('-', '_')}.yaml"

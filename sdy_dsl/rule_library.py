@@ -23,7 +23,7 @@ from .errors import RuleFileError, UsageError, did_you_mean
 from .hooks import arity, hooks_of_module, load_hook_module
 from .interp.hook_guard import rule_hook
 from .interp.op_rules_loader import load_declarations
-from .interp.yaml_loader import Loc, load_yaml
+from .interp.yaml_loader import FileFacts, Loc, load_yaml
 from .resources import builtin_rules_dir
 from .runtime import op_registry
 from .runtime.interfaces import InterfaceRegistry
@@ -63,6 +63,8 @@ class RuleLibrary:
 
     def is_user_file(self, path: Path) -> bool:
         """Whether PATH is in one of the user's rules directories."""
+        if not self.user_dirs:  # (resolving a path costs a stat per component)
+            return False
         resolved = path.resolve()
         return any(resolved.is_relative_to(d.resolve()) for d in self.user_dirs)
 
@@ -80,31 +82,40 @@ class RuleLibrary:
             in_this_dir: dict[str, Path] = {}
             if directory in self.user_dirs:
                 check_files_recognised(directory)
+            # Which pass each file defines, kept by the files' stats: a run loads only its passes' files.
+            defined = FileFacts("pass names", directory)
             for path in sorted(directory.rglob("*.yaml")):
                 if path.name in DATA_FILES:
                     continue
-                doc = load_yaml(path)
-                key = "pass" if isinstance(doc, dict) and "pass" in doc else "extends"
-                if not isinstance(doc, dict) or key not in doc:
-                    raise RuleFileError(path, 1, 1, "not a rule file (no 'pass:' nor 'extends:') nor a data "
-                                        f"file ({', '.join(DATA_FILES)}){_did_you_mean(path.name)}")
-                name = doc[key]  # `extends: P` without `pass:` adds to P itself
-                if not isinstance(name, str):
-                    raise doc.loc_of(key).error(f"'{key}' must be a pass name")
-                name = name.strip()
+                name, line, col = defined.get(path, self._pass_defined_in)
                 if name in in_this_dir:
-                    raise doc.loc_of(key).error(
-                        f"pass '{name}' is defined twice", notes=(f"also defined in {in_this_dir[name]}",))
+                    raise RuleFileError(path, line, col, f"pass '{name}' is defined twice",
+                                        notes=(f"also defined in {in_this_dir[name]}",))
                 in_this_dir[name] = path
-                self._documents[path] = doc
+            defined.save()
             for name, path in in_this_dir.items():
                 files.setdefault(name, []).append(path)
         return files
 
+    def _pass_defined_in(self, path: Path) -> tuple[str, int, int]:
+        """(the pass the rule file PATH defines or extends, where its name is); its
+        document is kept for the pass's load (`take_document`)."""
+        doc = load_yaml(path)
+        key = "pass" if isinstance(doc, dict) and "pass" in doc else "extends"
+        if not isinstance(doc, dict) or key not in doc:
+            raise RuleFileError(path, 1, 1, "not a rule file (no 'pass:' nor 'extends:') nor a data "
+                                f"file ({', '.join(DATA_FILES)}){_did_you_mean(path.name)}")
+        name = doc[key]  # `extends: P` without `pass:` adds to P itself
+        if not isinstance(name, str):
+            raise doc.loc_of(key).error(f"'{key}' must be a pass name")
+        self._documents[path] = doc
+        loc = doc.loc_of(key)
+        return str(name.strip()), loc.line, loc.col
+
     def take_document(self, path: Path):
-        """The YAML of a rule file as `pass_layers` read it (None: not read, or
-        taken already): loading a pass reads its file once, not twice. Handed
-        out once, so no two loads share one document."""
+        """The YAML of a rule file as `pass_layers` read it (None: not read, its
+        pass known from the file facts, or taken already): loading a pass reads
+        its file once, not twice. Handed out once, so no two loads share one document."""
         return self._documents.pop(path, None)
 
     # ------------------------------------------------------------------ data

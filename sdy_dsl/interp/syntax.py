@@ -28,19 +28,89 @@ both languages, which also produces every syntax error; parsing.py parses
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import MISSING, Field, field
 
 # --------------------------------------------------------------------------- AST
 
 
-@dataclass
-class ValueVar:
+class Node:
+    """The base of every tree node. A node class declares its fields as a
+    dataclass would (annotations, in order after its bases'; a default, or
+    `field(default_factory=..., compare=..., kw_only=...)`), and gets these
+    methods, written once: `@dataclass` compiled an __init__, __repr__ and
+    __eq__ for each of the 20 classes at every start-up (~35M instructions),
+    though trees mostly come from the syntax cache, unpickled without __init__.
+    As a dataclass's: equal when of one class with equal compared fields
+    (hence unhashable), repr `Name(field=value, ...)`."""
+
+    __slots__ = ()
+    _fields: tuple = ()  # every field, in order
+    _positional: tuple = ()  # the fields __init__ takes by position, in order
+    _compared: tuple = ()
+    _defaults: dict = {}  # field -> a default value, or a Field whose default_factory makes one
+    __hash__ = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fields, positional, compared = list(cls._fields), list(cls._positional), list(cls._compared)
+        defaults = dict(cls._defaults)
+        for name in cls.__dict__.get("__annotations__", {}):
+            value = cls.__dict__.get(name, MISSING)
+            spec = value if isinstance(value, Field) else field(default=value)
+            if isinstance(value, Field):
+                delattr(cls, name)  # (a dataclass keeps the plain default as the class attribute)
+                if spec.default is not MISSING:
+                    setattr(cls, name, spec.default)
+            if spec.default is not MISSING:
+                defaults[name] = spec.default
+            elif spec.default_factory is not MISSING:
+                defaults[name] = spec
+            elif spec.kw_only is not True and any(p in defaults for p in positional):
+                raise TypeError(f"non-default argument '{name}' follows default argument")
+            fields.append(name)
+            if spec.kw_only is not True:
+                positional.append(name)
+            if spec.compare:
+                compared.append(name)
+        cls._fields, cls._positional, cls._compared = tuple(fields), tuple(positional), tuple(compared)
+        cls._defaults = defaults
+
+    def __init__(self, *args, **kwargs):
+        name = type(self).__qualname__
+        if len(args) > len(self._positional):
+            raise TypeError(f"{name}.__init__() takes {len(self._positional) + 1} positional arguments "
+                            f"but {len(args) + 1} were given")
+        values = dict(zip(self._positional, args))
+        for key, value in kwargs.items():
+            if key not in self._fields:
+                raise TypeError(f"{name}.__init__() got an unexpected keyword argument '{key}'")
+            if key in values:
+                raise TypeError(f"{name}.__init__() got multiple values for argument '{key}'")
+            values[key] = value
+        for key in self._fields:
+            if key not in values:
+                if key not in self._defaults:
+                    raise TypeError(f"{name}.__init__() missing 1 required argument: '{key}'")
+                default = self._defaults[key]
+                values[key] = default.default_factory() if isinstance(default, Field) else default
+        self.__dict__.update((key, values[key]) for key in self._fields)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{key}={getattr(self, key)!r}" for key in self._fields)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return all(getattr(self, key) == getattr(other, key) for key in self._compared)
+
+
+class ValueVar(Node):
     name: str  # without '%'; '_' for a wildcard
     variadic: bool = False
 
 
-@dataclass
-class AttrEntry:
+class AttrEntry(Node):
     name: str
     kind: str  # bind | literal | present | absent | rest ("...": in a rewrite, the root's other attributes)
     var: str | None = None  # bind: without '$'
@@ -48,20 +118,17 @@ class AttrEntry:
     optional: bool = False
 
 
-@dataclass
-class BlockPattern:
+class BlockPattern(Node):
     args: list[ValueVar]
     lines: list["OpPattern"]
 
 
-@dataclass
-class RegionPattern:
+class RegionPattern(Node):
     var: str | None
     block: BlockPattern | None
 
 
-@dataclass
-class OpPattern:
+class OpPattern(Node):
     names: tuple[str, ...]  # ('*',) matches any op
     label: str | None = None
     results: list[ValueVar] = field(default_factory=list)
@@ -75,8 +142,7 @@ class OpPattern:
         return self.names == ("*",)
 
 
-@dataclass
-class Pattern:
+class Pattern(Node):
     lines: list[OpPattern]
 
     @property
@@ -85,76 +151,63 @@ class Pattern:
 
 
 # Expressions: small tuples-with-names, evaluated by interp.expr.
-@dataclass
-class Expr:
+class Expr(Node):
     offset: int = field(default=0, compare=False, kw_only=True)
 
 
-@dataclass
 class Lit(Expr):
     value: object
 
 
-@dataclass
 class FStr(Expr):
     """`f"{%x} has {bytes(%x)} bytes"`: text and expressions, in order."""
     parts: list  # str | Expr
 
 
-@dataclass
 class Var(Expr):
     name: str  # with sigil: '%x' or '$s'
 
 
-@dataclass
 class Call(Expr):
     func: str
     args: list[Expr]
 
 
-@dataclass
 class GetAttr(Expr):
     target: Expr
     name: str
 
 
-@dataclass
 class Not(Expr):
     operand: Expr
 
 
-@dataclass
 class BoolOp(Expr):
     op: str  # and | or
     operands: list[Expr]
 
 
-@dataclass
 class Compare(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass
 class Arith(Expr):
     op: str
     left: Expr
     right: Expr
 
 
-@dataclass
 class Bind(Expr):
     name: str  # with '$'
     value: Expr
 
 
-@dataclass
 class ListExpr(Expr):
     items: list[Expr]
 
 
-@dataclass
 class IfElse(Expr):
     """`a if cond else b`."""
     then: Expr
@@ -162,7 +215,6 @@ class IfElse(Expr):
     otherwise: Expr
 
 
-@dataclass
 class Lambda(Expr):
     """`$x => body`: a one-argument function, e.g. a sharding transform."""
     param: str  # with '$'

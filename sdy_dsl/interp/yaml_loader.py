@@ -359,3 +359,43 @@ class _SyntaxUnpickler(pickle.Unpickler):
 
 def syntax_cache() -> "_SyntaxCache | None":
     return _SyntaxCache.get()
+
+
+class FileFacts:
+    """One small fact per YAML file of a directory (the pass a rule file
+    defines), computed from the loaded file and kept in the document cache by
+    the file's stat (size, mtime, inode): a later run whose file is unchanged
+    reads neither the file nor its document. `what` names the fact (one index
+    per fact and directory); `save()` writes what changed."""
+
+    def __init__(self, what: str, directory: Path):
+        self._cache = _DocumentCache.get()
+        self._facts: dict = {}  # file name relative to the directory -> (stat, fact)
+        self._changed = False
+        self._directory = directory
+        if self._cache is not None:
+            self._key = self._cache.key(f"file facts\0{what}\0{directory.absolute()}")
+            found = self._cache.load(self._key, "")
+            self._facts = found if isinstance(found, dict) else {}
+
+    def get(self, path: Path, compute):
+        """The fact of PATH: the stored one if the file is unchanged since, else `compute(path)`
+        (which may raise: nothing is stored then)."""
+        name = str(path.relative_to(self._directory))
+        try:
+            st = path.stat()
+            stat = (st.st_size, st.st_mtime_ns, st.st_ino)
+        except OSError:
+            return compute(path)
+        stored = self._facts.get(name)
+        if stored is not None and stored[0] == stat:
+            return stored[1]
+        fact = compute(path)
+        self._facts[name] = (stat, fact)
+        self._changed = True
+        return fact
+
+    def save(self) -> None:
+        if self._cache is not None and self._changed:
+            self._cache.store(self._key, self._facts, "")
+            self._changed = False
