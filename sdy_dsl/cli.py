@@ -28,6 +28,10 @@ from .resources import DEFAULT_PIPELINE
 # default thresholds scan again and again meanwhile (~2% of an empty module's run).
 GC_THRESHOLDS = (1_000_000, 1000, 1000)
 gc.set_threshold(*GC_THRESHOLDS)
+# The CLI does no linear algebra, but numpy (which jaxlib loads) starts OpenBLAS's
+# worker threads, which spin for a while: ~0.1 s of CPU on an empty module's run.
+# Before numpy loads; a user's own setting wins.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 try:  # an error while loading the built-in rules goes through main()'s one-line path
     from . import diagnostics
