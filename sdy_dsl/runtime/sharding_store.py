@@ -30,21 +30,16 @@ def fully_open(mesh_name, rank: int, inline_mesh=None) -> TensorSharding:
 
 
 def erase_manual_axes(sharding: TensorSharding, manual_axes) -> TensorSharding:
-    """The sharding with the manual axes dropped (dims, replicated, unreduced).
-    (Built directly, not with dataclasses.replace: edge owners of manual
-    computations are read often.)"""
+    """The sharding with the manual axes dropped (dims, replicated, unreduced)."""
     manual = set(manual_axes)
 
-    def kept(axes: tuple) -> tuple:
+    def kept(axes: tuple) -> tuple:  # (the same tuple when it has none: its dim is kept)
         for a in axes:
             if a.name in manual:
                 return tuple(a for a in axes if a.name not in manual)
         return axes
 
-    dims = tuple(d if kept(d.axes) is d.axes else DimSharding(kept(d.axes), d.is_closed, d.priority)
-                 for d in sharding.dims)
-    return TensorSharding(sharding.mesh_name, dims, kept(sharding.replicated), kept(sharding.unreduced),
-                          sharding.inline_mesh)
+    return sharding.map_axes(kept)
 
 
 def add_free_axes(outer: TensorSharding, free: TensorSharding, manual_axes) -> TensorSharding:
