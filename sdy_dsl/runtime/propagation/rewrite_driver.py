@@ -84,9 +84,17 @@ class RewriteDriver(PropagationState):
                         continue
             elif skip_clean and node.kind == data_flow_edge and node.frame is None:
                 step = node.edge
-                if step is None or (step is not False
-                                    and step.quiet(get_direction, self.erasures, strategy)):
+                if step is None:
                     continue
+                if step is not False:
+                    kept = node.directions
+                    if (heuristics is not None and kept is not None and kept[0] is heuristics
+                            and kept[1] == self.erasures):
+                        # (the edge's directions in this sweep, as edge_directions reads them)
+                        if step.quiet_with(kept[2][priority], strategy):
+                            continue
+                    elif step.quiet(get_direction, self.erasures, strategy):
+                        continue
             current = node
             if node.kind == registered:
                 self.propagate_registered_op(node, strategy, get_direction, notify)

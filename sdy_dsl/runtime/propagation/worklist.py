@@ -113,6 +113,10 @@ class EdgeStep:
         kept = self.directions
         if kept is None or kept[0] is not get_direction or kept[1] != erasures:
             return False
-        directions = kept[2]
+        return self.quiet_with(kept[2], strategy)
+
+    def quiet_with(self, directions: tuple, strategy) -> bool:
+        """Whether its step with these directions and `strategy` is known to
+        change nothing now (see quiet)."""
         return not any(directions) or (self.clean_by is strategy and self.clean == directions)
 
