@@ -418,7 +418,7 @@ class PropagationState:
             if op is None:
                 op = value.owner.operation
             node = self.node(op)
-            if op.name == DATA_FLOW_EDGE:
+            if node.name == DATA_FLOW_EDGE:
                 step = node.edge  # (its owner, if its step was built)
                 for target in self.dataflow.non_owner_targets(op, step.owner if step else None):
                     self.notify_users_modified(target, notify)
