@@ -77,6 +77,9 @@ class PassCache:
     def has_unreduced(self, attr: ir.Attribute) -> bool:
         """Whether a sharding attribute has unreduced axes (another attribute has none)."""
         found = self._unreduced.get(attr)
+        if found is None and "unreduced" not in str(attr):
+            # (printed only when a sharding has some: no need to parse it)
+            found = self._unreduced[attr] = False
         if found is None:
             kind = codec.sharding_kind(attr)
             shardings = ((codec.tensor_sharding(attr),) if kind == "single" else
