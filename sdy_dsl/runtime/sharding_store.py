@@ -236,10 +236,11 @@ class ShardingStore:
             if intern is not None:
                 tokens[value] = intern(sharding) if sharding is not None else 0
 
-    def may_hold(self, op: ir.Operation, attr: str) -> bool:
-        """False when the op's slot `attr` surely holds no sharding (a quick
-        test for walks over every op)."""
-        return (op, attr) in self._slots or attr in op.attributes
+    def kept_slot_ops(self, attr: str) -> set:
+        """The ops whose slot `attr` the store keeps (buffered mode): besides
+        the ops that carry `attr`, only these may hold a sharding there (a
+        walk over every op asks each op's attributes, and these)."""
+        return {op for op, kept_attr in self._slots if kept_attr == attr}
 
     # ------------------------------------------------------------------ writing
     def set(self, value: ir.Value, sharding: TensorSharding | None, where=None) -> bool:

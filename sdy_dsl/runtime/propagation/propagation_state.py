@@ -79,16 +79,23 @@ class PropagationState:
         self._module_ops: list[ir.Operation] = []  # (only before any op is erased)
         self._func_ops: list[ir.Operation] = []
         self._func_ops_erasures = 0
+        # Each op's name, read once (for the groups, the calls, the nodes and
+        # the walks over the ops in funcs).
+        self._module_names: list[str] = []
+        self._func_op_names: list[str] = []  # (only before any op is erased)
         for op in body.operations:
             op = op.operation
             nested = ops_under(op)
+            names = [nested_op.name for nested_op in nested]
             self._module_ops.extend(nested)
+            self._module_names.extend(names)
             if op.name == "sdy.mesh":
                 name = ir.StringAttr(op.attributes["sym_name"]).value
                 self.meshes[name] = codec.mesh(op.attributes["mesh"])
             elif op.name == "func.func":
                 self.funcs.append(op)
                 self._func_ops.extend(nested)
+                self._func_op_names.extend(names)
         # Shardings are read once and kept in memory while propagating, then
         # written back once (flush).
         self.store = ShardingStore(self.table, buffered=True)
@@ -96,8 +103,6 @@ class PropagationState:
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
-        # Each op's name, read once (for the groups, the calls and the nodes).
-        self._module_names = [op.name for op in self._module_ops]
         self.groups = ShardingGroupMap([op for op, name in zip(self._module_ops, self._module_names)
                                         if name == GROUP_OP])
         self.group_of = self.groups.group_of  # (read on every update)
@@ -239,6 +244,13 @@ class PropagationState:
         self._watchers.clear()
         self._sweep_heuristics = None
         self.debug = None
+
+    def live_func_ops_named(self) -> Iterable[tuple[ir.Operation, str]]:
+        """(op, its name) for each of live_func_ops (the names read once while
+        no op was erased)."""
+        if self.erasures == 0:
+            return zip(self._func_ops, self._func_op_names)
+        return ((op, op.name) for op in self.live_func_ops())
 
     def _sharding_changed(self, value: ir.Value) -> None:
         watchers = self._watchers.get(value)
