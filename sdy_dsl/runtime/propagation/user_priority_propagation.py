@@ -148,16 +148,30 @@ def user_priorities(engine: PropagationEngine, inner, heuristics, unprioritized:
 
     def run(get_direction):
         per_priority: dict[int, list] = {}
-        for ref, sharding in sharding_refs(engine):
-            priorities = {_rank(d, rank_of_none) for d in sharding.dims if _rank(d, rank_of_none) > 0}
-            for p in priorities:
+        refs = sharding_refs(engine)
+        plans: dict[int, _PriorityPlan] = {}  # id(sharding) -> its plan (refs keeps each sharding alive)
+        for ref, sharding in refs:
+            plan = plans.get(id(sharding))
+            if plan is None:  # (values share sharding objects: most are planned once)
+                plan = plans[id(sharding)] = _PriorityPlan(sharding, engine.mesh(sharding), rank_of_none)
+            for p in plan.priorities:
                 per_priority.setdefault(p, []).append((ref, sharding))
-            initialized = _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none)
-            if initialized is not sharding:
-                set_ref(engine, ref, initialized)
+            if plan.initialized is not sharding:
+                set_ref(engine, ref, plan.initialized)
         inner(get_direction)
         for priority in sorted(per_priority):
             for ref, original in per_priority[priority]:
                 set_ref(engine, ref, _updated_for_priority(get_ref(engine, ref), original, priority, rank_of_none))
             inner(get_direction)
     return run
+
+
+class _PriorityPlan:
+    """What the user-priorities level does with one sharding: the user
+    priorities it restores later (besides 0) and the sharding it starts from."""
+
+    __slots__ = ("priorities", "initialized")
+
+    def __init__(self, sharding: TensorSharding, mesh: Mesh, unprioritized: int):
+        self.priorities = {_rank(d, unprioritized) for d in sharding.dims if _rank(d, unprioritized) > 0}
+        self.initialized = _initialized_for_priorities(sharding, mesh, unprioritized)
