@@ -103,11 +103,12 @@ class PropagationState:
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
+        names_present = set(self._module_names)
         self.groups = ShardingGroupMap([op for op, name in zip(self._module_ops, self._module_names)
-                                        if name == GROUP_OP])
+                                        if name == GROUP_OP] if GROUP_OP in names_present else ())
         self.group_of = self.groups.group_of  # (read on every update)
         # (the names of the module's ops: no call among them, no call walk)
-        self.calls = CallGraph(self.funcs, self.table, set(self._module_names))
+        self.calls = CallGraph(self.funcs, self.table, names_present)
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
