@@ -79,10 +79,8 @@ class PropagationState:
         self._module_ops: list[ir.Operation] = []  # (only before any op is erased)
         self._func_ops: list[ir.Operation] = []
         self._func_ops_erasures = 0
-        # Each op's name, read once (for the groups, the calls, the nodes and
-        # the walks over the ops in funcs).
-        self._module_names: list[str] = []
-        self._func_op_names: list[str] = []  # (only before any op is erased)
+        self._module_names: list[str] = []  # each op's name, read once
+        self._func_op_names: list[str] = []
         for op in body.operations:
             op = op.operation
             nested = ops_under(op)
@@ -246,13 +244,6 @@ class PropagationState:
         self._sweep_heuristics = None
         self.debug = None
 
-    def live_func_ops_named(self) -> Iterable[tuple[ir.Operation, str]]:
-        """(op, its name) for each of live_func_ops (the names read once while
-        no op was erased)."""
-        if self.erasures == 0:
-            return zip(self._func_ops, self._func_op_names)
-        return ((op, op.name) for op in self.live_func_ops())
-
     def _sharding_changed(self, value: ir.Value) -> None:
         watchers = self._watchers.get(value)
         if watchers:
@@ -402,12 +393,13 @@ class PropagationState:
         for call in calls:
             self.notify_users_modified(call.results[index], notify)
 
-    def live_func_ops(self) -> list:
-        """The ops in funcs, in pre-order (walked again once ops were erased)."""
+    def live_func_ops_named(self) -> Iterable[tuple[ir.Operation, str]]:
+        """(op, its name) for the ops in funcs, in pre-order (walked again once ops were erased)."""
         if self._func_ops_erasures != self.erasures:
             self._func_ops = [op for func in self.funcs for op in ops_under(func)]
+            self._func_op_names = [op.name for op in self._func_ops]
             self._func_ops_erasures = self.erasures
-        return self._func_ops
+        return zip(self._func_ops, self._func_op_names)
 
     def notify_sharding_modified(self, value: ir.Value, notify) -> None:
         """notify(node) for each op a change of `value`'s sharding concerns: its
