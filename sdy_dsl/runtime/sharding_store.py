@@ -236,10 +236,11 @@ class ShardingStore:
             if intern is not None:
                 tokens[value] = intern(sharding) if sharding is not None else 0
 
-    def may_hold(self, op: ir.Operation, attr: str) -> bool:
-        """False when the op's slot `attr` surely holds no sharding (a quick
-        test for walks over every op)."""
-        return (op, attr) in self._slots or attr in op.attributes
+    def kept_slot_ops(self, attr: str) -> set:
+        """The ops whose slot `attr` the store keeps (buffered mode): besides
+        the ops that carry `attr`, only these may hold a sharding there (a
+        walk over every op asks each op's attributes, and these)."""
+        return {op for op, kept_attr in self._slots if kept_attr == attr}
 
     # ------------------------------------------------------------------ writing
     def set(self, value: ir.Value, sharding: TensorSharding | None, where=None) -> bool:
@@ -367,16 +368,19 @@ class ShardingStore:
         attributes do, so no op-keyed lookup may follow a write."""
         writes = list(self._dirty.items())
         self._dirty.clear()
-        encoded: dict = {}  # (ids of the shardings) -> their attribute: writes repeat them
+        # kind -> (the ids of a slot's shardings) -> their attribute (None: none): writes
+        # repeat the same sharding objects (all alive until the loop ends)
+        encoded: dict = {"single": {}, "per-value": {}}
         for (op, attr), (kind, shardings) in writes:
-            if kind == "per-value" and None not in shardings:
-                key = tuple([id(s) for s in shardings])  # (all alive until the loop ends)
-                value = encoded.get(key)
-                if value is None:
-                    value = encoded[key] = codec.sharding_per_value_attr(shardings)
-                op.attributes[attr] = value
-            else:
+            by_ids = encoded.get(kind)
+            if by_ids is None:  # (entries of a func's arg/res attrs)
                 _write(op, attr, kind, shardings)
+                continue
+            key = id(shardings[0]) if len(shardings) == 1 else tuple([id(s) for s in shardings])
+            value = by_ids.get(key, _NOT_ENCODED)
+            if value is _NOT_ENCODED:
+                value = by_ids[key] = _slot_attr(kind, shardings)
+            _set_attr(op, attr, value)
         self._slots.clear()
         self._located.clear()
         self._reads.clear()
@@ -429,20 +433,30 @@ def _set_func_attr_sharding(func: ir.Operation, key: str, index: int, count: int
 
 
 def _write(op: ir.Operation, attr: str, kind: str, shardings) -> None:
-    if kind == "single":
-        if shardings[0] is None:
-            if attr in op.attributes:
-                del op.attributes[attr]
-        else:
-            op.attributes[attr] = codec.tensor_sharding_attr(shardings[0])
-    elif kind == "per-value":
-        if all(s is None for s in shardings):
-            if attr in op.attributes:
-                del op.attributes[attr]
-        else:
-            op.attributes[attr] = codec.sharding_per_value_attr(shardings)
+    if kind in ("single", "per-value"):
+        _set_attr(op, attr, _slot_attr(kind, shardings))
     else:
         _write_func_attr_shardings(op, attr, shardings)
+
+
+_NOT_ENCODED = object()
+
+
+def _slot_attr(kind: str, shardings) -> ir.Attribute | None:
+    """The attribute of a single or per-value slot (None: it holds no sharding)."""
+    if kind == "single":
+        return None if shardings[0] is None else codec.tensor_sharding_attr(shardings[0])
+    if all(s is None for s in shardings):
+        return None
+    return codec.sharding_per_value_attr(shardings)
+
+
+def _set_attr(op: ir.Operation, attr: str, value: ir.Attribute | None) -> None:
+    """Set (None: remove) an op's attribute."""
+    if value is not None:
+        op.attributes[attr] = value
+    elif attr in op.attributes:
+        del op.attributes[attr]
 
 
 def _write_func_attr_shardings(func: ir.Operation, key: str, shardings, only: int | None = None) -> None:

@@ -79,16 +79,21 @@ class PropagationState:
         self._module_ops: list[ir.Operation] = []  # (only before any op is erased)
         self._func_ops: list[ir.Operation] = []
         self._func_ops_erasures = 0
+        self._module_names: list[str] = []  # each op's name, read once
+        self._func_op_names: list[str] = []
         for op in body.operations:
             op = op.operation
             nested = ops_under(op)
+            names = [nested_op.name for nested_op in nested]
             self._module_ops.extend(nested)
+            self._module_names.extend(names)
             if op.name == "sdy.mesh":
                 name = ir.StringAttr(op.attributes["sym_name"]).value
                 self.meshes[name] = codec.mesh(op.attributes["mesh"])
             elif op.name == "func.func":
                 self.funcs.append(op)
                 self._func_ops.extend(nested)
+                self._func_op_names.extend(names)
         # Shardings are read once and kept in memory while propagating, then
         # written back once (flush).
         self.store = ShardingStore(self.table, buffered=True)
@@ -96,13 +101,12 @@ class PropagationState:
         # Rules: op -> rule (None when the op has none); `_rule_attached` are
         # the ops that carry (or will carry) a sdy.sharding_rule attribute.
         self._rule_attached: dict[ir.Operation, OpShardingRule] = {}
-        # Each op's name, read once (for the groups, the calls and the nodes).
-        self._module_names = [op.name for op in self._module_ops]
+        names_present = set(self._module_names)
         self.groups = ShardingGroupMap([op for op, name in zip(self._module_ops, self._module_names)
-                                        if name == GROUP_OP])
+                                        if name == GROUP_OP] if GROUP_OP in names_present else ())
         self.group_of = self.groups.group_of  # (read on every update)
         # (the names of the module's ops: no call among them, no call walk)
-        self.calls = CallGraph(self.funcs, self.table, set(self._module_names))
+        self.calls = CallGraph(self.funcs, self.table, names_present)
         self.steps = StepMemo(self.table.is_elementwise)  # the algebra of each distinct step, done once
         self.store.intern = self.steps.intern  # (the store keeps each value's token)
 
@@ -389,12 +393,13 @@ class PropagationState:
         for call in calls:
             self.notify_users_modified(call.results[index], notify)
 
-    def live_func_ops(self) -> list:
-        """The ops in funcs, in pre-order (walked again once ops were erased)."""
+    def live_func_ops_named(self) -> Iterable[tuple[ir.Operation, str]]:
+        """(op, its name) for the ops in funcs, in pre-order (walked again once ops were erased)."""
         if self._func_ops_erasures != self.erasures:
             self._func_ops = [op for func in self.funcs for op in ops_under(func)]
+            self._func_op_names = [op.name for op in self._func_ops]
             self._func_ops_erasures = self.erasures
-        return self._func_ops
+        return zip(self._func_ops, self._func_op_names)
 
     def notify_sharding_modified(self, value: ir.Value, notify) -> None:
         """notify(node) for each op a change of `value`'s sharding concerns: its

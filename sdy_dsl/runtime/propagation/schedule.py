@@ -127,15 +127,30 @@ def _strategies(settings, options, error) -> tuple:
 
 def _check_shapes(ops) -> None:
     """Every result a ranked, statically shaped tensor (or not shaped), none a tuple."""
+    fine: set = set()  # the types found fine (MLIR uniques types: a module has few)
     for op in ops:
-        for result in op.results:
-            t = result.type
-            if isinstance(t, ir.ShapedType) and not t.has_static_shape:
-                raise PropagationError(f"{op.location}: Shardy propagation only supports ranked "
-                                       f"tensors with a static shape. type: {t}")
-            if isinstance(t, ir.TupleType):
-                raise PropagationError(f"{op.location}: Shardy propagation doesn't support "
-                                       f"tuples: {t}")
+        results = op.results
+        count = len(results)
+        if count == 1:  # (most ops: one result, asked for directly)
+            t = op.result.type
+            if t not in fine:
+                _check_type(op, t)
+                fine.add(t)
+        elif count:
+            for result in results:
+                t = result.type
+                if t not in fine:
+                    _check_type(op, t)
+                    fine.add(t)
+
+
+def _check_type(op, t: ir.Type) -> None:
+    if isinstance(t, ir.ShapedType) and not t.has_static_shape:
+        raise PropagationError(f"{op.location}: Shardy propagation only supports ranked "
+                               f"tensors with a static shape. type: {t}")
+    if isinstance(t, ir.TupleType):
+        raise PropagationError(f"{op.location}: Shardy propagation doesn't support "
+                               f"tuples: {t}")
 
 
 def propagate(module_op, schedule: Schedule, options, *, registry,

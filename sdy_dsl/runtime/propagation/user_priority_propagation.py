@@ -29,30 +29,57 @@ def sharding_refs(engine: PropagationEngine) -> list[tuple[tuple, TensorSharding
             s = engine.get_func_result(func, i)
             if s is not None:
                 refs.append((("res", func, i), s))
-    store, dataflow, table = engine.store, engine.dataflow, engine.table
-    values = []  # (value, its owning op), each with a slot
+    store, dataflow = engine.store, engine.dataflow
+    facts_by_name: dict[str, _WalkFacts] = {}
+    kept_by_attr: dict[str, set] = {}  # slot attribute -> the ops whose slot the store keeps
 
-    for op in engine.live_func_ops():
-        op = op.operation
-        if len(op.regions) and dataflow.is_shardable_block_arg_owner(op):
+    def add_refs(values, op, facts):
+        for value in values:
+            if facts.may_have_edges and dataflow.edge_of_target(value, op) is not None:
+                continue
+            s = store.get(value)
+            if s is not None:
+                refs.append((("value", value), s))
+
+    for op, name in engine.live_func_ops_named():
+        facts = facts_by_name.get(name)
+        if facts is None:
+            facts = facts_by_name[name] = _WalkFacts(engine, name)
+        if facts.keeps_block_args and len(op.regions):
             blocks = op.regions[0].blocks
             if len(blocks):
-                values.extend((arg, op) for arg in blocks[0].arguments)
-        name = op.name
-        decl = table.result_slot(name)
-        if decl is not None and store.may_hold(op, decl.attr):
-            results = list(op.results)
-            for result in results:
-                store.owners[result] = op
-            store.read_results(op, results, name=name)  # (read at once, as propagation reads them)
-            values.extend((result, op) for result in results)
-    for value, op in values:
-        if dataflow.edge_of_target(value, op) is not None:
+                add_refs(blocks[0].arguments, op, facts)
+        attr = facts.result_attr
+        if attr is None:
             continue
-        s = store.get(value)
-        if s is not None:
-            refs.append((("value", value), s))
+        if attr not in op.attributes:
+            # (a slot the store keeps may hold a sharding not written yet)
+            kept = kept_by_attr.get(attr)
+            if kept is None:
+                kept = kept_by_attr[attr] = store.kept_slot_ops(attr)
+            if not kept or op not in kept:
+                continue
+        results = list(op.results)
+        for result in results:
+            store.owners[result] = op
+        store.read_results(op, results, name=name)  # (read at once, as propagation reads them)
+        add_refs(results, op, facts)
     return refs
+
+
+class _WalkFacts:
+    """What sharding_refs asks about the ops of one name, looked up once:
+    whether their block arguments keep shardings, the attribute keeping their
+    results' shardings (None: none) and whether they may have data-flow edges."""
+
+    __slots__ = ("keeps_block_args", "result_attr", "may_have_edges")
+
+    def __init__(self, engine: PropagationEngine, name: str):
+        table = engine.table
+        self.keeps_block_args = table.of(name).block_args is not None
+        decl = table.result_slot(name)
+        self.result_attr = decl.attr if decl is not None else None
+        self.may_have_edges = bool(table.of(name).data_flow)
 
 
 def get_ref(engine: PropagationEngine, ref) -> TensorSharding | None:
@@ -121,16 +148,30 @@ def user_priorities(engine: PropagationEngine, inner, heuristics, unprioritized:
 
     def run(get_direction):
         per_priority: dict[int, list] = {}
-        for ref, sharding in sharding_refs(engine):
-            priorities = {_rank(d, rank_of_none) for d in sharding.dims if _rank(d, rank_of_none) > 0}
-            for p in priorities:
+        refs = sharding_refs(engine)
+        plans: dict[int, _PriorityPlan] = {}  # id(sharding) -> its plan (refs keeps each sharding alive)
+        for ref, sharding in refs:
+            plan = plans.get(id(sharding))
+            if plan is None:  # (values share sharding objects: most are planned once)
+                plan = plans[id(sharding)] = _PriorityPlan(sharding, engine.mesh(sharding), rank_of_none)
+            for p in plan.priorities:
                 per_priority.setdefault(p, []).append((ref, sharding))
-            initialized = _initialized_for_priorities(sharding, engine.mesh(sharding), rank_of_none)
-            if initialized is not sharding:
-                set_ref(engine, ref, initialized)
+            if plan.initialized is not sharding:
+                set_ref(engine, ref, plan.initialized)
         inner(get_direction)
         for priority in sorted(per_priority):
             for ref, original in per_priority[priority]:
                 set_ref(engine, ref, _updated_for_priority(get_ref(engine, ref), original, priority, rank_of_none))
             inner(get_direction)
     return run
+
+
+class _PriorityPlan:
+    """What the user-priorities level does with one sharding: the user
+    priorities it restores later (besides 0) and the sharding it starts from."""
+
+    __slots__ = ("priorities", "initialized")
+
+    def __init__(self, sharding: TensorSharding, mesh: Mesh, unprioritized: int):
+        self.priorities = {_rank(d, unprioritized) for d in sharding.dims if _rank(d, unprioritized) > 0}
+        self.initialized = _initialized_for_priorities(sharding, mesh, unprioritized)
