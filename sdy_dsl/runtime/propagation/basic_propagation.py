@@ -527,9 +527,9 @@ def _propagate_func_results(engine: PropagationEngine, strategy) -> None:
             inputs = (strategy, engine.get(value), func_results[index])
             key = (func, index)
             last = engine._func_results_unchanged.get(key)
-            if (engine.trace is None and last is not None
-                    and all(a is b for a, b in zip(last, inputs))):
-                continue  # the same step changed nothing before
+            if engine.trace is None and ((last is not None and all(a is b for a, b in zip(last, inputs)))
+                                         or inputs[1] == inputs[2]):
+                continue  # the same step changed nothing before, or an identity between equals
             changed = engine.propagate_tensors(
                 func, [value], [value], [inputs[1]], [inputs[2]],
                 lambda i, s, v=value: engine.set(v, s),
