@@ -375,11 +375,6 @@ class PropagationEngine(RewriteDriver):
         # (its sharding read as a registered op's are, see _frame: its step reads it next)
         self.store.owners[result] = edge
         self.store.read_results(edge, [result], name=node.name)
-        _, may_flow, never_rule, _ = self.name_facts(node.name)
-        if node.frame is False and never_rule and not may_flow and SHARDING_RULE_ATTR not in edge.attributes:
-            # What _frame finds when the registered-op pattern falls through to it: no rule.
-            self.shardable_results([result])
-            node.frame = None
         dataflow = self.dataflow
         owner = EdgeOwner(edge, dataflow.table)
         sources = dataflow.sources(edge, owner)
