@@ -33,9 +33,18 @@ class _Imported:
         self.first: dict[str, ir.Operation] = {}
         self.callees: dict[str, ir.Operation] = {}
         self.warned = False
-        self.signatures = call_graph.SignatureShardings(ctx.meshes())
+        self._ctx = ctx
+        self._signatures: call_graph.SignatureShardings | None = None  # made for the first callee with arg_attrs
         self.inherent: dict[str, frozenset] = {}  # call op name -> its inherent attribute names
         self.edges = _DataFlowEdges() if ctx.options["add-data-flow-edges-on-named-computations"] else None
+
+    def in_shardings(self, callee: ir.Operation, callee_attrs) -> ir.Attribute | None:
+        """The callee's argument shardings as a per-value attribute (None when it has none)."""
+        if "arg_attrs" not in callee_attrs:
+            return None  # (no sharding: the module's meshes need not be read)
+        if self._signatures is None:
+            self._signatures = call_graph.SignatureShardings(self._ctx.meshes())
+        return self._signatures.attribute(callee, "arg_attrs")
 
 
 def _imported(ctx: RewriteContext) -> _Imported:
@@ -61,9 +70,12 @@ def import_calls_callees_first(ctx: RewriteContext) -> None:
     graph = call_graph_of(ctx)
     state = _imported(ctx)
     for func in graph.post_order():
-        for call, name in graph.call_sites(func):
+        calls = graph.call_sites(func)
+        for call, name in calls:
             ctx.record_change("import", call)
             _import_call(state, call, name, graph.symbols[name], graph.node(name) is not None)
+        for call, _ in calls:  # (now unused; erased together, the guard finds their parent inside once)
+            call.erase()
     ctx.mark_changed()
 
 
@@ -90,7 +102,7 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
     callee_attrs = callee.attributes
     attributes["name"] = callee_attrs[call_graph.ORIGINAL_FUNC_NAME if call_graph.ORIGINAL_FUNC_NAME in callee_attrs
                                       else "sym_name"]
-    in_shardings = state.signatures.attribute(callee, "arg_attrs")
+    in_shardings = state.in_shardings(callee, callee_attrs)
     if in_shardings is not None:
         attributes["in_shardings"] = in_shardings
     out_shardings = call_attrs[SHARDING_ATTR] if SHARDING_ATTR in call_attrs else None
@@ -106,10 +118,12 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
                                 attributes=attributes, regions=1, loc=location, ip=before_call)
     if first is None:
         _returns_to_sdy_returns(callee)  # (while the blocks are still the callee's: fewer ancestors to check)
-        for block in list(callee.regions[0].blocks):
-            block.append_to(named.regions[0])
-        if state.edges is not None and has_body:
-            state.edges.on_body(named, in_shardings)
+        body = named.regions[0]
+        blocks = list(callee.regions[0].blocks)
+        for block in blocks:
+            block.append_to(body)
+        if state.edges is not None and blocks:
+            state.edges.on_body(blocks[0], in_shardings)
         state.first[name] = named
         state.callees[name] = callee
     else:
@@ -127,7 +141,6 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
     else:
         for old, new in zip(results, named.results):
             old.replace_all_uses_with(new)
-    call.erase()
 
 
 def _returns_to_sdy_returns(func: ir.Operation) -> None:
@@ -151,7 +164,7 @@ class _DataFlowEdges:
         table = interfaces.table()
         self.in_attr = table.of(NAMED_COMPUTATION).block_args.attr
         self.out_attr = table.result_slot(NAMED_COMPUTATION).attr
-        self._static: dict[ir.Type, bool] = {}  # type -> whether it is a static shape
+        self._static: dict[ir.Type, bool] = {}  # type -> whether it is a static shape (_is_static)
         # per-value sharding attribute -> the attributes of each value's edge
         self._edge_attributes: dict[ir.Attribute, list[dict]] = {}
 
@@ -166,10 +179,8 @@ class _DataFlowEdges:
         return found
 
     def _is_static(self, t: ir.Type) -> bool:
-        static = self._static.get(t)
-        if static is None:
-            ranked = tensor_type(t)
-            static = self._static[t] = ranked is not None and ranked.has_static_shape
+        ranked = tensor_type(t)
+        static = self._static[t] = ranked is not None and ranked.has_static_shape
         return static
 
     def on_existing(self, named: ir.Operation) -> None:
@@ -177,7 +188,7 @@ class _DataFlowEdges:
         attrs = named.attributes
         self.on_results(named, named.results.types, attrs[self.out_attr] if self.out_attr in attrs else None,
                         named.location, ir.InsertionPoint.after(named))
-        self.on_body(named, attrs[self.in_attr] if self.in_attr in attrs else None)
+        self.on_body(named.regions[0].blocks[0], attrs[self.in_attr] if self.in_attr in attrs else None)
 
     def on_results(self, named: ir.Operation, types: list[ir.Type], out_shardings: ir.Attribute | None,
                    loc: ir.Location, point: ir.InsertionPoint, call_results: list | None = None) -> None:
@@ -186,27 +197,28 @@ class _DataFlowEdges:
         `call_results`: those of the call `named` replaces, whose uses go to the
         edges (or to the results without one) instead."""
         results = named.results
-        for i, (t, attributes) in enumerate(zip(types, self._attributes_per_value(out_shardings, len(types)))):
-            result = results[i]
-            if not self._is_static(t):
+        for result, t, attributes, old in zip(results, types, self._attributes_per_value(out_shardings, len(types)),
+                                              results if call_results is None else call_results):
+            static = self._static.get(t)
+            if not (static if static is not None else self._is_static(t)):
                 if call_results is not None:
-                    call_results[i].replace_all_uses_with(result)
+                    old.replace_all_uses_with(result)
                 continue
             edge = ir.Operation.create(DATA_FLOW_EDGE, results=[t], operands=[result], attributes=attributes,
                                        loc=loc, ip=point)
             if call_results is not None:
-                call_results[i].replace_all_uses_with(edge.result)  # (the new result has no other use)
+                old.replace_all_uses_with(edge.result)  # (the new result has no other use)
             else:
                 result.replace_all_uses_except(edge.result, edge)
 
-    def on_body(self, named: ir.Operation, in_shardings: ir.Attribute | None) -> None:
-        """Edges on the block arguments of `named` (with `in_shardings`), first in its body."""
-        block = named.regions[0].blocks[0]
+    def on_body(self, block: ir.Block, in_shardings: ir.Attribute | None) -> None:
+        """Edges on the arguments of a named computation's `block` (with `in_shardings`), first in it."""
         point = ir.InsertionPoint.at_block_begin(block)
         arguments = block.arguments
         for value, t, attributes in zip(arguments, arguments.types,
                                         self._attributes_per_value(in_shardings, len(arguments))):
-            if self._is_static(t):
+            static = self._static.get(t)
+            if static if static is not None else self._is_static(t):
                 edge = ir.Operation.create(DATA_FLOW_EDGE, results=[t], operands=[value], attributes=attributes,
                                            loc=value.location, ip=point)
                 value.replace_all_uses_except(edge.result, edge)

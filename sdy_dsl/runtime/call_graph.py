@@ -264,7 +264,8 @@ class SignatureShardings:
 
     def _lookup(self, func, key: str) -> tuple:
         attrs = operation(func).attributes
-        signature = (key, attrs[key] if key in attrs else None, attrs["function_type"])
+        # (Without `key` a function has no shardings, whatever its type.)
+        signature = (key, attrs[key], attrs["function_type"]) if key in attrs else (key,)
         found = self._found.get(signature)
         if found is None:
             shardings = function_shardings(func, key, self.meshes)
