@@ -69,8 +69,7 @@ def import_calls_callees_first(ctx: RewriteContext) -> None:
     """Every call (callees' calls first) becomes a named computation."""
     graph = call_graph_of(ctx)
     state = _imported(ctx)
-    for func in graph.post_order():
-        calls = graph.call_sites(func)
+    for calls in graph.call_sites_callees_first():
         for call, name in calls:
             ctx.record_change("import", call)
             _import_call(state, call, name, graph.symbols[name], graph.node(name) is not None)
@@ -87,25 +86,23 @@ def erase_imported_callees(ctx: RewriteContext) -> None:
 
 
 def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Operation, has_body: bool) -> None:
+    """A named computation right before `call` takes its place (every use of its results); the call,
+    now unused, is left to the caller to erase."""
     first = state.first.get(name)
     if first is None and not has_body:
         emit_error(call, f"'{NAMED_COMPUTATION}' op region #0 ('body') failed to verify constraint: "
                          f"region with 1 blocks")
-    op_name = call.name
-    inherent = state.inherent.get(op_name)
-    if inherent is None:
-        inherent = state.inherent[op_name] = (attribute_names(op_name) or frozenset()) | {SHARDING_ATTR}
     call_attrs = call.attributes
     # (A call whose one attribute is its callee has no other: the usual case, told without listing them.)
-    attributes = ({} if len(call_attrs) == 1 else
-                  {key: value for key, value in call_attrs.items() if key not in inherent})
+    only_callee = len(call_attrs) == 1
+    attributes = {} if only_callee else _discardable_attributes(state, call, call_attrs)
     callee_attrs = callee.attributes
     attributes["name"] = callee_attrs[call_graph.ORIGINAL_FUNC_NAME if call_graph.ORIGINAL_FUNC_NAME in callee_attrs
                                       else "sym_name"]
     in_shardings = state.in_shardings(callee, callee_attrs)
     if in_shardings is not None:
         attributes["in_shardings"] = in_shardings
-    out_shardings = call_attrs[SHARDING_ATTR] if SHARDING_ATTR in call_attrs else None
+    out_shardings = call_attrs[SHARDING_ATTR] if not only_callee and SHARDING_ATTR in call_attrs else None
     if out_shardings is not None:
         attributes["out_shardings"] = out_shardings
     if EXECUTION_THREAD in callee_attrs:
@@ -117,9 +114,9 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
     named = ir.Operation.create(NAMED_COMPUTATION, results=result_types, operands=list(call.operands),
                                 attributes=attributes, regions=1, loc=location, ip=before_call)
     if first is None:
-        _returns_to_sdy_returns(callee)  # (while the blocks are still the callee's: fewer ancestors to check)
-        body = named.regions[0]
         blocks = list(callee.regions[0].blocks)
+        _returns_to_sdy_returns(blocks)  # (while the blocks are still the callee's: fewer ancestors to check)
+        body = named.regions[0]
         for block in blocks:
             block.append_to(body)
         if state.edges is not None and blocks:
@@ -143,9 +140,18 @@ def _import_call(state: _Imported, call: ir.Operation, name: str, callee: ir.Ope
             old.replace_all_uses_with(new)
 
 
-def _returns_to_sdy_returns(func: ir.Operation) -> None:
-    """The terminator of each block of `func` becomes an `sdy.return` of the same values."""
-    for block in func.regions[0].blocks:
+def _discardable_attributes(state: _Imported, call: ir.Operation, call_attrs) -> dict[str, ir.Attribute]:
+    """The call's attributes but its inherent ones and its `sdy.sharding`."""
+    op_name = call.name
+    inherent = state.inherent.get(op_name)
+    if inherent is None:
+        inherent = state.inherent[op_name] = (attribute_names(op_name) or frozenset()) | {SHARDING_ATTR}
+    return {key: value for key, value in call_attrs.items() if key not in inherent}
+
+
+def _returns_to_sdy_returns(blocks: list[ir.Block]) -> None:
+    """The terminator of each of a function's `blocks` becomes an `sdy.return` of the same values."""
+    for block in blocks:
         terminator = block_terminator(block)
         ir.Operation.create(RETURN, operands=list(terminator.operands), loc=terminator.location,
                             ip=ir.InsertionPoint(terminator))

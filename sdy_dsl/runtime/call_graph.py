@@ -151,6 +151,10 @@ class CallGraph:
         earliest function in module order, then in call order)."""
         return [self.symbols[name] for name in self._depth_first()[0]]
 
+    def call_sites_callees_first(self) -> list[list[tuple[ir.Operation, str]]]:
+        """call_sites of each function of post_order(), in that order (no function is asked its name)."""
+        return [self._sites[name] for name in self._depth_first()[0]]
+
     def pre_order(self) -> list[ir.Operation]:
         """Functions with a body, callers before callees (the reverse post-order)."""
         return list(reversed(self.post_order()))
