@@ -32,8 +32,8 @@ def flatten_call_graph(ctx: RewriteContext) -> None:
     graph = call_graph_of(ctx)
     table = ir.SymbolTable(ctx.module)
     called: set[str] = set()
-    for func in graph.post_order():
-        for call, name in graph.call_sites(func):
+    for calls in graph.call_sites_callees_first():
+        for call, name in calls:
             if name not in called:
                 called.add(name)
                 continue

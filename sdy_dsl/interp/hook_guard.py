@@ -31,8 +31,9 @@ _anchors: list = []  # the anchors the running passes hold
 _where: list = []  # their messages' location_text
 # The parent of the op a stage hook last erased or moved, found inside the anchor:
 # its other children need no walk up to the anchor (a hook erases thousands of
-# siblings). Forgotten when a frame starts or ends and when an op with regions is
-# erased (it may hold this one). An op freed behind the guard's back (an erasure
+# siblings). Forgotten when a frame starts or ends and when a detached op with
+# regions is erased (it may hold this one; an attached op's own parent, the one
+# remembered after it, is not inside it). An op freed behind the guard's back (an erasure
 # through the context or MLIR) can only leave it naming an op the hook made since:
 # never one the driver holds.
 _known_inside: list = [None]
@@ -70,15 +71,16 @@ def _check(op, what: str) -> None:
     kind, name = _frames[-1]
     parent = _parent(op)  # (asked once: a stage hook may erase thousands of ops)
     known = _known_inside[0]
-    if kind != "stage" or parent is None or known is None or parent != known:
-        _check_walk(op, what, kind, name, parent)
-    if what == "erase" and _known_inside[0] is not None and len(op.regions):
-        _known_inside[0] = None
+    if kind == "stage" and parent is not None and known is not None and parent == known:
+        return  # (the op's own parent: erasing or moving the op leaves it where it is)
+    _check_walk(op, what, kind, name, parent)
 
 
 def _check_walk(op: ir.Operation, what: str, kind: str, name: str, parent) -> None:
     anchor = _anchors[-1] if _anchors else None
     if parent is None and (anchor is None or not (op == anchor or _inside(anchor, op))):
+        if what == "erase" and _known_inside[0] is not None and len(op.regions):
+            _known_inside[0] = None  # (it may hold the parent remembered)
         return  # a detached op (e.g. one the hook built) is the hook's own
     if kind == "rule":
         raise HookContractError(

@@ -91,7 +91,7 @@ class CallGraph:
 
     def __init__(self, module):
         self.module = operation(module)
-        self._top = [operation(op) for op in self.module.regions[0].blocks[0].operations]
+        self._top = [op.operation for op in self.module.regions[0].blocks[0].operations]
         self.symbols: dict[str, ir.Operation] = {}  # as symbols(module)
         self._node_of: list[str | None] = []  # per top-level op: its name if it is a function with a body
         for op in self._top:
@@ -107,36 +107,34 @@ class CallGraph:
         self._search: tuple[list, list] | None = None
 
     def _collect_call_sites(self) -> dict[str, list[tuple[ir.Operation, str]]]:
-        """(call, callee name) in each function, in program order, from one walk
-        of the module: MLIR's walk visits the top-level ops in order, each after
-        the ops nested in it."""
-        sites: dict[str, list[tuple[ir.Operation, str]]] = {}
+        """(call, callee name) in each function (the calls nested in it), in
+        program order: one walk of the module finds the calls (MLIR's walk
+        visits them in program order), each then goes to its top-level ancestor."""
         table = interfaces.table()
         callee_attrs = {name: table.callee_attr(name) for name in _call_op_names(table)}
-        top, node_of = self._top, self._node_of
-        pending: list[tuple[ir.Operation, str]] = []
-        next_top = 0
+        calls: list = []
 
         def visit_call(op, _rewriter):
-            op = operation(op)
-            pending.append((op, ir.FlatSymbolRefAttr(op.attributes[callee_attrs[op.name]]).value))
+            calls.append(op)
             return True  # no change
-
-        def visit_top_level_name(op, _rewriter):
-            nonlocal pending, next_top
-            if next_top < len(top) and operation(op) == top[next_top]:
-                if node_of[next_top] is not None:
-                    sites[node_of[next_top]] = pending
-                next_top += 1
-            pending = []  # (else the calls of an op that is not a function with a body)
-            return True
 
         patterns = mlir_rewrite.RewritePatternSet(self.module.context)
         for name in sorted(callee_attrs):
             patterns.add(name, visit_call, benefit=1)
-        for name in sorted({op.name for op in top} - set(callee_attrs)):
-            patterns.add(name, visit_top_level_name, benefit=1)
         mlir_rewrite.walk_and_apply_patterns(self.module, patterns.freeze())
+        sites: dict[str, list[tuple[ir.Operation, str]]] = {name: [] for name in self._node_names}
+        # (Ops hash by their contents, which nothing changes while the graph is built.)
+        function_at = {op: name for op, name in zip(self._top, self._node_of) if name is not None}
+        module = self.module
+        for call in calls:
+            call = call.operation
+            ancestor = call.parent
+            name = function_at.get(ancestor)
+            while name is None and ancestor != module:
+                ancestor = ancestor.parent
+                name = function_at.get(ancestor)
+            if name is not None:  # (else a call outside any function with a body)
+                sites[name].append((call, ir.FlatSymbolRefAttr(call.attributes[callee_attrs[call.name]]).value))
         return sites
 
     def call_sites(self, func) -> list[tuple[ir.Operation, str]]:
@@ -152,6 +150,10 @@ class CallGraph:
         from the external node: each function reached first from the
         earliest function in module order, then in call order)."""
         return [self.symbols[name] for name in self._depth_first()[0]]
+
+    def call_sites_callees_first(self) -> list[list[tuple[ir.Operation, str]]]:
+        """call_sites of each function of post_order(), in that order (no function is asked its name)."""
+        return [self._sites[name] for name in self._depth_first()[0]]
 
     def pre_order(self) -> list[ir.Operation]:
         """Functions with a body, callers before callees (the reverse post-order)."""
@@ -266,7 +268,8 @@ class SignatureShardings:
 
     def _lookup(self, func, key: str) -> tuple:
         attrs = operation(func).attributes
-        signature = (key, attrs[key] if key in attrs else None, attrs["function_type"])
+        # (Without `key` a function has no shardings, whatever its type.)
+        signature = (key, attrs[key], attrs["function_type"]) if key in attrs else (key,)
         found = self._found.get(signature)
         if found is None:
             shardings = function_shardings(func, key, self.meshes)
