@@ -643,6 +643,10 @@ class AttrCodec:
 
     def __init__(self):
         self._read: dict = {}
+        # printed tensor body (`@mesh, [{"x"}, {}]`) -> its sharding: a pass writes
+        # new attributes (per-value ones above all) out of the same few bodies, so
+        # the next pass reading them parses only the bodies it has not seen
+        self._tensor_bodies: dict[str, TensorSharding] = {}
         self._write: dict[str, ir.Attribute] = {}
         # id(sharding) -> (sharding, its body text): writers hand the same
         # sharding objects again and again (kept alive here, so ids stay theirs)
@@ -651,6 +655,7 @@ class AttrCodec:
 
     def clear(self):
         self._read.clear()
+        self._tensor_bodies.clear()
         self._write.clear()
         self._body.clear()
         self._kinds.clear()
@@ -664,7 +669,8 @@ class AttrCodec:
         return text
 
     def clear_if_large(self, limit: int = 500_000):
-        if len(self._read) + len(self._write) + len(self._body) + len(self._kinds) > limit:
+        if (len(self._read) + len(self._tensor_bodies) + len(self._write) + len(self._body)
+                + len(self._kinds) > limit):
             self.clear()
 
     def _cached(self, kind: str, attr: ir.Attribute, parse):
@@ -676,10 +682,31 @@ class AttrCodec:
         return hit
 
     def tensor_sharding(self, attr: ir.Attribute) -> TensorSharding:
-        return self._cached("t", attr, parse_tensor_sharding)
+        return self._cached("t", attr, self._parse_tensor_sharding)
 
     def sharding_per_value(self, attr: ir.Attribute) -> tuple[TensorSharding, ...]:
-        return self._cached("pv", attr, parse_sharding_per_value)
+        return self._cached("pv", attr, self._parse_sharding_per_value)
+
+    def _tensor_body(self, body: str) -> TensorSharding:
+        hit = self._tensor_bodies.get(body)
+        if hit is None:
+            hit = _Parser(body).tensor_body()
+            self._tensor_bodies[body] = hit
+        return hit
+
+    def _parse_tensor_sharding(self, text: str) -> TensorSharding:
+        return self._tensor_body(_strip_prefix(text, "#sdy.sharding"))
+
+    def _parse_sharding_per_value(self, text: str) -> tuple[TensorSharding, ...]:
+        # MLIR prints `#sdy.sharding_per_value<[<BODY>, <BODY>]>`; a body holds no
+        # angle bracket unless it has an inline mesh (`mesh<...>`) or a quoted mesh
+        # name (`@"..."`), which the whole-text parser reads instead.
+        if "mesh<" in text or '@"' in text:
+            return parse_sharding_per_value(text)
+        listed = _strip_prefix(text, "#sdy.sharding_per_value")
+        if not (listed.startswith("[<") and listed.endswith(">]")):
+            return parse_sharding_per_value(text)
+        return tuple(self._tensor_body(body) for body in listed[2:-2].split(">, <"))
 
     def mesh(self, attr: ir.Attribute) -> Mesh:
         return self._cached("m", attr, parse_mesh)
