@@ -497,15 +497,35 @@ def _transformed(attr: ir.Attribute, kind: str | None, transform: Callable, memo
         result = None
     elif kind == "single":
         old = codec.tensor_sharding(attr)
-        new = transform(old)
+        new = _transformed_sharding(old, transform, memo)
         result = None if new is old or new == old else codec.tensor_sharding_attr(new)
     else:
         old = codec.sharding_per_value(attr)
-        new = tuple(transform(s) for s in old)
+        new = tuple(_transformed_sharding(s, transform, memo) for s in old)
         result = None if new == old else codec.sharding_per_value_attr(new)
     if memo is not None:
         memo[attr] = result
     return result
+
+
+_SHARDINGS = object()  # a transform's memo of the tensor shardings it was given
+
+
+def _transformed_sharding(sharding: TensorSharding, transform: Callable, memo: dict | None) -> TensorSharding:
+    """What `transform` makes of one sharding, remembered in MEMO (when given) by
+    the sharding's identity: the distinct attributes (per-value ones above all)
+    hold the same few shardings, which the codec reads as the same objects."""
+    if memo is None:
+        return transform(sharding)
+    seen = memo.get(_SHARDINGS)
+    if seen is None:
+        seen = memo[_SHARDINGS] = {}
+    hit = seen.get(id(sharding))
+    if hit is not None and hit[0] is sharding:
+        return hit[1]
+    new = transform(sharding)
+    seen[id(sharding)] = (sharding, new)  # (the key object is kept alive with its id)
+    return new
 
 
 @action
