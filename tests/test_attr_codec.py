@@ -17,6 +17,8 @@ PER_VALUE = [
     '#sdy.sharding_per_value<[<@mesh, [{}], replicated={"b"}>, <@mesh, [{?}], unreduced={"a"}>]>',
     '#sdy.sharding_per_value<[<mesh<["a"=2]>, [{"a"}]>, <@mesh, [{}]>]>',
     '#sdy.sharding_per_value<[<@"odd>, <name", [{"a"}]>, <@mesh, [{}]>]>',
+    # (an axis name holding the bodies' separator: the split fails, the whole text is read)
+    '#sdy.sharding_per_value<[<@mesh, [{"a>, <b"}, {}]>, <@mesh, [{}, {"y"}]>]>',
 ]
 
 

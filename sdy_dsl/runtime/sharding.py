@@ -706,7 +706,10 @@ class AttrCodec:
         listed = _strip_prefix(text, "#sdy.sharding_per_value")
         if not (listed.startswith("[<") and listed.endswith(">]")):
             return parse_sharding_per_value(text)
-        return tuple(self._tensor_body(body) for body in listed[2:-2].split(">, <"))
+        try:
+            return tuple(self._tensor_body(body) for body in listed[2:-2].split(">, <"))
+        except ShardingSyntaxError:  # (an axis name holding ">, <": split wrongly)
+            return parse_sharding_per_value(text)
 
     def mesh(self, attr: ir.Attribute) -> Mesh:
         return self._cached("m", attr, parse_mesh)
