@@ -204,29 +204,31 @@ class DirectoryListing:
 
     def __init__(self, directory: Path):
         self.directory = directory
-        found: list[tuple[Path, str]] = []  # (path, its name)
-        pending = [directory]
+        # (the entry's path components below DIRECTORY, its parent directory): sorted by the
+        # components, which is the order of their Paths; a Path is made only for an entry asked for.
+        found: list[tuple[tuple[str, ...], Path]] = []
+        pending = [((), directory)]
         while pending:
-            parent = pending.pop()
+            parts, parent = pending.pop()
             try:
                 with os.scandir(parent) as scan:
                     entries = list(scan)
             except PermissionError:
                 continue
             for entry in entries:
-                path = parent / entry.name
-                found.append((path, entry.name))
+                found.append((parts + (entry.name,), parent))
                 if entry.is_dir() and not entry.is_symlink():
-                    pending.append(path)
-        self._entries = sorted(found)
+                    pending.append((parts + (entry.name,), parent / entry.name))
+        found.sort(key=lambda item: item[0])
+        self._entries = found
 
     def named(self, name: str) -> list[Path]:
         """sorted(directory.rglob(name)) for a plain name (no wildcard): the entries called NAME."""
-        return [path for path, entry in self._entries if entry == name]
+        return [parent / name for parts, parent in self._entries if parts[-1] == name]
 
     def ending_with(self, suffix: str) -> list[Path]:
         """sorted(directory.rglob("*" + suffix)): the entries whose name ends with SUFFIX."""
-        return [path for path, entry in self._entries if entry.endswith(suffix)]
+        return [parent / parts[-1] for parts, parent in self._entries if parts[-1].endswith(suffix)]
 
 
 @cache
