@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import sys
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from pathlib import Path
@@ -76,11 +77,26 @@ def hooks_of_module(module) -> dict[str, Callable]:
 
 
 _loaded_modules: dict[Path, object] = {}
+_real_directories: dict[Path, str] = {}  # a hook module's directory -> its real path
+
+
+def _real_path(path: Path) -> Path:
+    """path.resolve(), the directory's part resolved once per directory (the
+    hook modules of a run sit in a few directories; resolving costs a stat per
+    component of the path)."""
+    if path.name in ("", ".", "..") or path.is_symlink():
+        return path.resolve()
+    directory = path.parent
+    if not directory.is_absolute():  # (relative to a working directory that may change)
+        return Path(os.path.realpath(directory), path.name)
+    if directory not in _real_directories:
+        _real_directories[directory] = os.path.realpath(directory)
+    return Path(_real_directories[directory], path.name)
 
 
 def load_hook_module(path: Path):
     """Import a hook module from a file path (once per path)."""
-    path = Path(path).resolve()
+    path = _real_path(Path(path))
     if path in _loaded_modules:
         return _loaded_modules[path]
     module_name = "sdy_dsl_hooks." + "_".join(path.with_suffix("").parts[-3:]).replace("-", "_")
