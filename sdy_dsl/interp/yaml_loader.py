@@ -115,6 +115,14 @@ def _parse_yaml(path_str: str, text: str):
             s.loc = Loc(path_str, s.loc.line + 1, s.loc.col)
         return s
 
+    def loc_at(value, mark) -> Loc:
+        """MARK's position: the value's own Loc when the value starts there (Locs are
+        never changed: one object, not two equal ones to pickle and unpickle)."""
+        own = getattr(value, "loc", None)
+        if isinstance(own, Loc) and own.line == mark.line + 1 and own.col == mark.column + 1:
+            return own
+        return Loc.of_mark(path_str, mark)
+
     def construct_map(loader, node):
         d = LocDict()
         d.loc = Loc.of_mark(path_str, node.start_mark)
@@ -128,14 +136,14 @@ def _parse_yaml(path_str: str, text: str):
             if key in d:
                 raise Loc.of_mark(path_str, key_node.start_mark).error(f"duplicate key '{key}'")
             d[key] = loader.construct_object(value_node, deep=True)
-            d.key_locs[key] = Loc.of_mark(path_str, key_node.start_mark)
-            d.value_locs[key] = Loc.of_mark(path_str, value_node.start_mark)
+            d.key_locs[key] = loc_at(key, key_node.start_mark)
+            d.value_locs[key] = loc_at(d[key], value_node.start_mark)
         return d
 
     def construct_seq(loader, node):
         items = LocList(loader.construct_object(n, deep=True) for n in node.value)
         items.loc = Loc.of_mark(path_str, node.start_mark)
-        items.item_locs = [Loc.of_mark(path_str, n.start_mark) for n in node.value]
+        items.item_locs = [loc_at(item, n.start_mark) for item, n in zip(items, node.value)]
         return items
 
     Loader.add_constructor("tag:yaml.org,2002:str", construct_str)
