@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import os
 import sys
 from inspect import CO_VARARGS, CO_VARKEYWORDS
 from pathlib import Path
@@ -76,11 +77,26 @@ def hooks_of_module(module) -> dict[str, Callable]:
 
 
 _loaded_modules: dict[Path, object] = {}
+_real_directories: dict[Path, str] = {}  # a hook module's directory -> its real path
+
+
+def _real_path(path: Path) -> Path:
+    """path.resolve(), the directory's part resolved once per directory (the
+    hook modules of a run sit in a few directories; resolving costs a stat per
+    component of the path)."""
+    if path.name in ("", ".", "..") or path.is_symlink():
+        return path.resolve()
+    directory = path.parent
+    if not directory.is_absolute():  # (relative to a working directory that may change)
+        return Path(os.path.realpath(directory), path.name)
+    if directory not in _real_directories:
+        _real_directories[directory] = os.path.realpath(directory)
+    return Path(_real_directories[directory], path.name)
 
 
 def load_hook_module(path: Path):
     """Import a hook module from a file path (once per path)."""
-    path = Path(path).resolve()
+    path = _real_path(Path(path))
     if path in _loaded_modules:
         return _loaded_modules[path]
     module_name = "sdy_dsl_hooks." + "_".join(path.with_suffix("").parts[-3:]).replace("-", "_")
@@ -92,16 +108,40 @@ def load_hook_module(path: Path):
     return module
 
 
+def parameters(fn: Callable) -> list[tuple[str, inspect._ParameterKind, bool]]:
+    """(name, kind, has a default) of each parameter, as inspect.signature(fn) lists
+    them; a plain function's (through functools.wraps wrappers) read from its code:
+    a Signature costs ~30 us, and every hook and builtin is asked at every start-up."""
+    target = fn
+    while type(target) is FunctionType and "__signature__" not in vars(target) and hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    if type(target) is not FunctionType or "__signature__" in vars(target):
+        return [(p.name, p.kind, p.default is not p.empty) for p in inspect.signature(fn).parameters.values()]
+    code, P = target.__code__, inspect.Parameter
+    positional, keyword_only, names = code.co_argcount, code.co_kwonlyargcount, code.co_varnames
+    first_default = positional - len(target.__defaults__ or ())
+    found = [(name, P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD, i >= first_default)
+             for i, name in enumerate(names[:positional])]
+    rest = positional + keyword_only
+    if code.co_flags & CO_VARARGS:
+        found.append((names[rest], P.VAR_POSITIONAL, False))
+        rest += 1
+    keyword_defaults = target.__kwdefaults__ or {}
+    found += [(name, P.KEYWORD_ONLY, name in keyword_defaults) for name in names[positional:positional + keyword_only]]
+    if code.co_flags & CO_VARKEYWORDS:
+        found.append((names[rest], P.VAR_KEYWORD, False))
+    return found
+
+
 def arity(fn: Callable) -> tuple[int, int | None]:
     """(min, max) number of positional arguments; max None when variadic."""
-    sig = inspect.signature(fn)
     lo, hi = 0, 0
-    for p in sig.parameters.values():
-        if p.kind is p.VAR_POSITIONAL:
+    for _, kind, has_default in parameters(fn):
+        if kind is inspect.Parameter.VAR_POSITIONAL:
             hi = None
-        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+        elif kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
             if hi is not None:
                 hi += 1
-            if p.default is p.empty:
+            if not has_default:
                 lo += 1
     return lo, hi

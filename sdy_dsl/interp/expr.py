@@ -14,6 +14,7 @@ from typing import Callable
 
 from jaxlib.mlir import ir
 
+from ..hooks import parameters
 from ..runtime.sharding import TensorSharding, codec
 from . import syntax as S
 
@@ -47,17 +48,17 @@ class Function:
     def of(name: str, fn: Callable, is_action: bool = False, pure: bool = False,
            root_names: Callable | None = None, only_on_attributes: bool = False,
            changes_only_first_op: bool = False, on_attributes: Callable | None = None) -> "Function":
-        params = list(inspect.signature(fn).parameters.values())
-        wants_ctx = bool(params) and params[0].name == "ctx"
+        params = parameters(fn)
+        wants_ctx = bool(params) and params[0][0] == "ctx"
         if wants_ctx:
             params = params[1:]
         lo, hi = 0, 0
-        for p in params:
-            if p.kind is p.VAR_POSITIONAL:
+        for _, kind, has_default in params:
+            if kind is inspect.Parameter.VAR_POSITIONAL:
                 hi = None
-            elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            elif kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD):
                 hi = hi + 1 if hi is not None else None
-                lo += p.default is p.empty
+                lo += not has_default
         return Function(name, fn, wants_ctx, lo, hi, is_action, pure, root_names, only_on_attributes,
                         changes_only_first_op or only_on_attributes, on_attributes)
 

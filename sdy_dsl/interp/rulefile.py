@@ -401,7 +401,10 @@ def _load_hooks(path: Path, doc: LocDict) -> dict[str, Callable]:
 
 def _builtin_hook_module(name: str) -> Path | None:
     from ..resources import builtin_rules_dir
-    found = sorted(builtin_rules_dir().rglob(name)) if "/" not in name else []
+    from ..rule_library import builtin_listing
+    if "/" in name:
+        return None
+    found = sorted(builtin_rules_dir().rglob(name)) if any(c in name for c in "*?[") else builtin_listing().named(name)
     return found[0] if len(found) == 1 else None
 
 

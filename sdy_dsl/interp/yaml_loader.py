@@ -11,6 +11,7 @@ later load of the same text skips the parser (and importing yaml).
 """
 from __future__ import annotations
 
+import functools
 import os
 import pickle
 import sys
@@ -114,6 +115,14 @@ def _parse_yaml(path_str: str, text: str):
             s.loc = Loc(path_str, s.loc.line + 1, s.loc.col)
         return s
 
+    def loc_at(value, mark) -> Loc:
+        """MARK's position: the value's own Loc when the value starts there (Locs are
+        never changed: one object, not two equal ones to pickle and unpickle)."""
+        own = getattr(value, "loc", None)
+        if isinstance(own, Loc) and own.line == mark.line + 1 and own.col == mark.column + 1:
+            return own
+        return Loc.of_mark(path_str, mark)
+
     def construct_map(loader, node):
         d = LocDict()
         d.loc = Loc.of_mark(path_str, node.start_mark)
@@ -127,14 +136,14 @@ def _parse_yaml(path_str: str, text: str):
             if key in d:
                 raise Loc.of_mark(path_str, key_node.start_mark).error(f"duplicate key '{key}'")
             d[key] = loader.construct_object(value_node, deep=True)
-            d.key_locs[key] = Loc.of_mark(path_str, key_node.start_mark)
-            d.value_locs[key] = Loc.of_mark(path_str, value_node.start_mark)
+            d.key_locs[key] = loc_at(key, key_node.start_mark)
+            d.value_locs[key] = loc_at(d[key], value_node.start_mark)
         return d
 
     def construct_seq(loader, node):
         items = LocList(loader.construct_object(n, deep=True) for n in node.value)
         items.loc = Loc.of_mark(path_str, node.start_mark)
-        items.item_locs = [Loc.of_mark(path_str, n.start_mark) for n in node.value]
+        items.item_locs = [loc_at(item, n.start_mark) for item, n in zip(items, node.value)]
         return items
 
     Loader.add_constructor("tag:yaml.org,2002:str", construct_str)
@@ -183,7 +192,7 @@ class _DocumentCache:
     and renames it into place, so a reader sees a whole entry or none.
     """
 
-    FORMAT = 1
+    FORMAT = 2
     MAX_ENTRIES = 1000  # files beyond this are pruned least recently used first, when storing
     _instance: "_DocumentCache | None | bool" = False  # False: not looked up yet
 
@@ -284,8 +293,17 @@ def _pyyaml_version() -> str:
     return sha256(Path(spec.origin).read_bytes()).hexdigest() if spec and spec.origin else ""
 
 
+def _loc_in_document(line: int, col: int) -> Loc:
+    """What a pickled document calls to make a Loc in its own file: its
+    unpickler answers this name with Loc(the file's path, line, col)."""
+    raise AssertionError("only a document's unpickler makes these")
+
+
 class _PathPickler(pickle.Pickler):
-    """Pickles the file's path (shared by every Loc of a document) as a reference."""
+    """Pickles the file's path (shared by every Loc of a document) as a reference,
+    and each Loc in the file as a call (_loc_in_document, (line, col)): unpickled
+    by one C-level call, ~2.5x faster than building the object with its slots'
+    state and the path looked up each time (a document holds ~200 Locs a KB)."""
 
     def __init__(self, file, path_str: str):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
@@ -293,6 +311,11 @@ class _PathPickler(pickle.Pickler):
 
     def persistent_id(self, obj):
         return "path" if obj is self.path_str else None
+
+    def reducer_override(self, obj):
+        if type(obj) is Loc and obj.path is self.path_str:
+            return _loc_in_document, (obj.line, obj.col)
+        return NotImplemented
 
 
 class _PathUnpickler(pickle.Unpickler):
@@ -314,6 +337,8 @@ class _PathUnpickler(pickle.Unpickler):
         return self.path_str
 
     def find_class(self, module: str, name: str):
+        if (module, name) == (__name__, "_loc_in_document"):
+            return functools.partial(Loc, self.path_str)
         if (module, name) not in self.ALLOWED_CLASSES:
             raise pickle.UnpicklingError(f"{module}.{name} is not part of a YAML document")
         return super().find_class(module, name)
