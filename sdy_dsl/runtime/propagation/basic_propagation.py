@@ -339,7 +339,7 @@ class PropagationEngine(RewriteDriver):
         owner strips them steps through its owner's view change."""
         frame = node.edge
         if frame is False:
-            frame = node.edge = self._edge_step(node)
+            frame = node.edge = edge_step(self, node)
         if frame is None:
             return False  # (no static shape: nothing propagates)
         kept = frame.directions
@@ -365,31 +365,6 @@ class PropagationEngine(RewriteDriver):
                 self._watch(frame, frame.values, resolved=True)
             frame.clean, frame.clean_by = directions, strategy
         return changed
-
-    def _edge_step(self, node: OpNode) -> EdgeStep | None:
-        edge = node.op
-        result = edge.results[0]
-        shape = static_shape(result.type)
-        if shape is None:
-            return None
-        # (its sharding read as a registered op's are, see _frame: its step reads it next)
-        self.store.owners[result] = edge
-        self.store.read_results(edge, [result], name=node.name)
-        dataflow = self.dataflow
-        owner = EdgeOwner(edge, dataflow.table)
-        sources = dataflow.sources(edge, owner)
-        values = tuple([self.shardable_value(v) for v in sources]) + (result,)
-        self.find_structure(node, None, [result])  # (edges alike share their directions)
-        rule = identity_rule(shape, len(sources))
-        transform = (EdgeTransform(dataflow, edge, owner) if dataflow.strips_manual_axes(edge, owner)
-                     else None)
-        alike = self.edges_alike(rule, transform)
-        if transform is not None:
-            # (a sharding group member is synced with the owner's view of the
-            # edge: such an edge keeps the unmemoized step)
-            return EdgeStep(edge, owner, values, rule, len(sources), alike, sources, transform,
-                            in_group=any(v in self.group_of for v in values if v is not None))
-        return EdgeStep(edge, owner, values, rule, len(sources), alike)
 
     def _step_through_owner(self, frame: EdgeStep, directions: tuple, strategy, notify) -> bool:
         """propagate_data_flow_edge's step of an edge whose owner strips manual
@@ -472,6 +447,40 @@ class PropagationEngine(RewriteDriver):
             elif getattr(self, self.EDGE_PATTERNS[kind])(node.op, strategy, get_direction, notify):
                 return True
         return self.propagate_registered_op(node, strategy, get_direction, notify)
+
+
+def edge_step(engine: PropagationEngine, node: OpNode) -> EdgeStep | None:
+    """A data-flow edge's step as propagate_data_flow_edge_node keeps it (None:
+    no static shape, nothing propagates); the registered-op pattern the edge
+    falls through to is settled on the way (no rule: what _frame would find
+    by reading the edge again)."""
+    edge = node.op
+    result = edge.results[0]
+    shape = static_shape(result.type)
+    if shape is None:
+        return None
+    # (its sharding read as a registered op's are, see _frame: its step reads it next)
+    engine.store.owners[result] = edge
+    engine.store.read_results(edge, [result], name=node.name)
+    _, may_flow, never_rule, _ = engine.name_facts(node.name)
+    if node.frame is False and never_rule and not may_flow and SHARDING_RULE_ATTR not in edge.attributes:
+        engine.shardable_results([result])
+        node.frame = None
+    dataflow = engine.dataflow
+    owner = EdgeOwner(edge, dataflow.table)
+    sources = dataflow.sources(edge, owner)
+    values = tuple([engine.shardable_value(v) for v in sources]) + (result,)
+    engine.find_structure(node, None, [result])  # (edges alike share their directions)
+    rule = identity_rule(shape, len(sources))
+    transform = (EdgeTransform(dataflow, edge, owner) if dataflow.strips_manual_axes(edge, owner)
+                 else None)
+    alike = engine.edges_alike(rule, transform)
+    if transform is not None:
+        # (a sharding group member is synced with the owner's view of the
+        # edge: such an edge keeps the unmemoized step)
+        return EdgeStep(edge, owner, values, rule, len(sources), alike, sources, transform,
+                        in_group=any(v in engine.group_of for v in values if v is not None))
+    return EdgeStep(edge, owner, values, rule, len(sources), alike)
 
 
 def edge_directions(engine: PropagationEngine, node: OpNode, frame: EdgeStep, get_direction) -> tuple:
