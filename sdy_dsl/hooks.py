@@ -45,19 +45,10 @@ def hook(fn: Callable | None = None, *, name: str | None = None, pure: bool = Fa
 def missing_annotations(fn: Callable) -> list[str]:
     """The parameters (and `return`) of `fn` that have no type annotation."""
     if isinstance(fn, FunctionType) and not hasattr(fn, "__wrapped__") and "__signature__" not in vars(fn):
-        # A plain function's parameters, in inspect.signature's order, from its code
-        # (inspect.signature builds a Signature: ~85 hooks are checked at every start-up).
-        code, annotations = fn.__code__, fn.__annotations__
-        positional, keyword_only = code.co_argcount, code.co_kwonlyargcount
-        names = list(code.co_varnames[:positional])
-        rest = positional + keyword_only
-        if code.co_flags & CO_VARARGS:
-            names.append(code.co_varnames[rest])
-            rest += 1
-        names.extend(code.co_varnames[positional:positional + keyword_only])
-        if code.co_flags & CO_VARKEYWORDS:
-            names.append(code.co_varnames[rest])
-        return [name for name in names if name not in annotations] + \
+        # (a plain function: its parameters read from its code, see `parameters`;
+        # ~85 hooks are checked at every start-up)
+        annotations = fn.__annotations__
+        return [name for name, _, _ in parameters(fn) if name not in annotations] + \
             ([] if "return" in annotations else ["return"])
     sig = inspect.signature(fn)
     missing = [p.name for p in sig.parameters.values() if p.annotation is p.empty]

@@ -438,7 +438,7 @@ def _for_each_sharding_in(ctx: RewriteContext, op: ir.Operation, attrs, transfor
             new = _transformed(attr, codec.sharding_kind(attr), transform, memo)
         if new is not None:
             attrs[key] = new
-            ctx.changed = True
+            ctx.mark_changed()
     if op_name == "func.func":
         # Each argument's / result's `sdy.sharding`, in order; the array is written once.
         # (A pure transform gives each distinct attribute dictionary the same new one.)

@@ -348,9 +348,7 @@ class PropagationEngine(RewriteDriver):
         else:
             directions = edge_directions(self, node, frame, get_direction)
             frame.directions = (get_direction, self.erasures, directions)
-        if not any(directions):
-            return False
-        if frame.clean_by is strategy and frame.clean == directions:
+        if frame.quiet_with(directions, strategy):
             return False
         if frame.transform is None or frame.in_group:
             changed = (self._memo_step(frame, frame.values, frame.rule, frame.num_sources,
